@@ -1,0 +1,122 @@
+import Foundation
+
+/// One header field as it travelled: the name keeps its spelling, comparisons ignore case.
+public struct HTTPHeaderField: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Ordered header fields with case-insensitive lookup.
+///
+/// Order and repeated fields are kept (two `Set-Cookie` lines stay two fields), because a capture
+/// must show what was on the wire, and HAR and cURL export need the original order.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Content-Type": "application/json"]
+/// headers.add(name: "Accept", value: "*/*")
+/// headers["content-type"] // "application/json"
+/// ```
+public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [HTTPHeaderField]
+
+    public init(_ fields: [HTTPHeaderField] = []) {
+        self.fields = fields
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.fields = elements.map { HTTPHeaderField(name: $0.0, value: $0.1) }
+    }
+
+    /// Builds ordered fields from a Foundation dictionary (`allHTTPHeaderFields`, `allHeaderFields`),
+    /// sorted by name so that the result does not depend on dictionary order.
+    public init(_ dictionary: [String: String]) {
+        self.fields = dictionary
+            .sorted { $0.key.lowercased() < $1.key.lowercased() }
+            .map { HTTPHeaderField(name: $0.key, value: $0.value) }
+    }
+
+    public var startIndex: Int { fields.startIndex }
+    public var endIndex: Int { fields.endIndex }
+    public subscript(position: Int) -> HTTPHeaderField { fields[position] }
+
+    /// The first value for `name`, compared without case.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool {
+        self[name] != nil
+    }
+
+    /// Appends a field, keeping any field of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(HTTPHeaderField(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` by one field, in the position of the first one.
+    public mutating func set(name: String, value: String) {
+        if let first = fields.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            fields[first].value = value
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if fields[index].name.caseInsensitiveCompare(name) == .orderedSame {
+                    fields.remove(at: index)
+                } else {
+                    index += 1
+                }
+            }
+        } else {
+            add(name: name, value: value)
+        }
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Rewrites values in place; `transform` returns nil to keep a field as it is.
+    public mutating func transformValues(_ transform: (HTTPHeaderField) -> String?) {
+        for index in fields.indices {
+            if let replacement = transform(fields[index]) {
+                fields[index].value = replacement
+            }
+        }
+    }
+
+    /// A dictionary view; repeated fields are joined with ", " as Foundation does.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        var spelling: [String: String] = [:]
+        for field in fields {
+            let key = field.name.lowercased()
+            if let existingName = spelling[key], let existing = result[existingName] {
+                result[existingName] = existing + ", " + field.value
+            } else {
+                spelling[key] = field.name
+                result[field.name] = field.value
+            }
+        }
+        return result
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.fields = try container.decode([HTTPHeaderField].self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(fields)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Replaces the values of sensitive keys in a JSON document without re-serializing it.
+///
+/// A small scanner rather than `JSONSerialization`, so that key order, spacing and numbers stay as
+/// they were, and so that a truncated body (cut at the capture cap) is still redacted up to its end.
+struct JSONFieldRedactor {
+    let policy: RedactionPolicy
+
+    private enum Container {
+        case object(expectingKey: Bool)
+        case array
+    }
+
+    func redact(_ input: Data) -> Data {
+        let bytes = [UInt8](input)
+        var output = [UInt8]()
+        output.reserveCapacity(bytes.count)
+        let replacement = Array("\"\(policy.replacement)\"".utf8)
+        var stack: [Container] = []
+        var lastKey: String?
+        var index = 0
+
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"):
+                stack.append(.object(expectingKey: true))
+                output.append(byte)
+                index += 1
+            case UInt8(ascii: "["):
+                stack.append(.array)
+                output.append(byte)
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if !stack.isEmpty { stack.removeLast() }
+                output.append(byte)
+                index += 1
+            case UInt8(ascii: ","):
+                if case .object = stack.last { stack[stack.count - 1] = .object(expectingKey: true) }
+                output.append(byte)
+                index += 1
+            case UInt8(ascii: ":"):
+                output.append(byte)
+                index += 1
+                if case .object = stack.last, let key = lastKey, policy.isSensitiveField(key) {
+                    // Copy whitespace, then replace the whole value, whatever its type.
+                    while index < bytes.count, Self.isSpace(bytes[index]) {
+                        output.append(bytes[index])
+                        index += 1
+                    }
+                    if index < bytes.count {
+                        index = Self.endOfValue(bytes, from: index)
+                        output.append(contentsOf: replacement)
+                    }
+                }
+                lastKey = nil
+            case UInt8(ascii: "\""):
+                let end = Self.endOfString(bytes, from: index)
+                if case .object(expectingKey: true) = stack.last {
+                    let raw = Data(bytes[index..<end])
+                    lastKey = (try? JSONDecoder().decode(String.self, from: raw))
+                        ?? String(decoding: bytes[(index + 1)..<max(index + 1, end - 1)], as: UTF8.self)
+                    stack[stack.count - 1] = .object(expectingKey: false)
+                }
+                output.append(contentsOf: bytes[index..<end])
+                index = end
+            default:
+                output.append(byte)
+                index += 1
+            }
+        }
+        return Data(output)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The index just past the string that starts at `start` (or the end of input if it is cut).
+    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "\"") { return index + 1 }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// The index just past the value that starts at `start`: a string, a balanced container, or a literal.
+    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+        let first = bytes[start]
+        if first == UInt8(ascii: "\"") { return endOfString(bytes, from: start) }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index = endOfString(bytes, from: index)
+                    continue
+                }
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                }
+                index += 1
+            }
+            return bytes.count
+        }
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || isSpace(byte) {
+                break
+            }
+            index += 1
+        }
+        return index
+    }
+}

@@ -1,0 +1,70 @@
+/// What NetTap hides before anything is stored, exported or uploaded.
+///
+/// Applied to every exchange before any sink sees it. The default hides credentials in headers
+/// (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`) and the values of query items,
+/// form fields, JSON fields and other headers whose names look like secrets (`token`, `access_token`,
+/// `password`, `secret`, `api_key`, `sig`, `signature`, and names ending in them such as
+/// `refreshToken` or `X-Api-Key`). Names are compared ignoring case, `-`, `_` and `.`.
+///
+/// ```swift
+/// var policy = RedactionPolicy.default
+/// policy.fieldNames.insert("ssn")
+/// NetTap.shared.configuration.redaction = policy
+/// ```
+public struct RedactionPolicy: Sendable, Hashable {
+    /// Header names whose values are always redacted (compared without case).
+    public var headerNames: Set<String>
+    /// Field names (query, form, JSON, header) whose values are redacted, compared normalized.
+    public var fieldNames: Set<String>
+    /// Normalized suffixes that make a field name sensitive (`"token"` covers `accessToken`).
+    public var fieldSuffixes: Set<String>
+    /// What a redacted value becomes.
+    public var replacement: String
+    /// Whether JSON and form bodies are scanned for sensitive fields.
+    public var redactsBodies: Bool
+
+    public init(
+        headerNames: Set<String>, fieldNames: Set<String>, fieldSuffixes: Set<String> = [],
+        replacement: String = "REDACTED", redactsBodies: Bool = true
+    ) {
+        self.headerNames = Set(headerNames.map { $0.lowercased() })
+        self.fieldNames = Set(fieldNames.map(Self.normalize))
+        self.fieldSuffixes = Set(fieldSuffixes.map(Self.normalize))
+        self.replacement = replacement
+        self.redactsBodies = redactsBodies
+    }
+
+    /// The policy NetTap starts with.
+    public static let `default` = RedactionPolicy(
+        headerNames: ["authorization", "proxy-authorization", "cookie", "set-cookie"],
+        fieldNames: [
+            "token", "access_token", "refresh_token", "id_token", "password", "passwd", "secret",
+            "client_secret", "api_key", "apikey", "sig", "signature",
+        ],
+        fieldSuffixes: ["token", "password", "secret", "api_key", "signature"]
+    )
+
+    /// Redacts nothing. For tests and for apps that redact themselves.
+    public static let none = RedactionPolicy(headerNames: [], fieldNames: [], fieldSuffixes: [], redactsBodies: false)
+
+    public var isEmpty: Bool {
+        headerNames.isEmpty && fieldNames.isEmpty && fieldSuffixes.isEmpty
+    }
+
+    /// Whether a query, form or JSON field named `name` holds a secret.
+    public func isSensitiveField(_ name: String) -> Bool {
+        let normalized = Self.normalize(name)
+        if normalized.isEmpty { return false }
+        if fieldNames.contains(normalized) { return true }
+        return fieldSuffixes.contains { normalized.hasSuffix($0) }
+    }
+
+    /// Whether the value of header `name` is redacted.
+    public func isSensitiveHeader(_ name: String) -> Bool {
+        headerNames.contains(name.lowercased()) || isSensitiveField(name)
+    }
+
+    static func normalize(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" && $0 != "." })
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// Applies a `RedactionPolicy` to exchanges: headers, URLs (query items), and JSON or form bodies.
+///
+/// Pure and deterministic; it keeps the shape of what it redacts (cookie names, the auth scheme,
+/// the layout of a JSON document) so that a redacted capture still explains the traffic.
+public struct Redactor: Sendable {
+    public let policy: RedactionPolicy
+
+    public init(policy: RedactionPolicy) {
+        self.policy = policy
+    }
+
+    public func redact(_ exchange: Exchange) -> Exchange {
+        guard !policy.isEmpty else { return exchange }
+        var result = exchange
+        result.request = redact(result.request)
+        if var response = result.response {
+            response.headers = redact(response.headers)
+            response.url = response.url.map(redact(url:))
+            response.body = response.body.map(redact(body:))
+            result.response = response
+        }
+        result.redirects = result.redirects.map { hop in
+            var hop = hop
+            hop.url = redact(url: hop.url)
+            hop.location = redact(url: hop.location)
+            return hop
+        }
+        return result
+    }
+
+    public func redact(_ request: CapturedRequest) -> CapturedRequest {
+        guard !policy.isEmpty else { return request }
+        var result = request
+        result.url = redact(url: request.url)
+        result.headers = redact(request.headers)
+        result.body = request.body.map(redact(body:))
+        return result
+    }
+
+    public func redact(_ start: ExchangeStart) -> ExchangeStart {
+        var result = start
+        result.url = redact(url: start.url)
+        return result
+    }
+
+    // MARK: Headers
+
+    public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var result = headers
+        result.transformValues { field in
+            guard policy.isSensitiveHeader(field.name) else { return nil }
+            switch field.name.lowercased() {
+            case "cookie":
+                return redactCookiePairs(field.value, separator: ";")
+            case "set-cookie":
+                return redactSetCookie(field.value)
+            case "authorization", "proxy-authorization":
+                // Keep the scheme ("Bearer", "Basic"): it explains the request without revealing it.
+                let parts = field.value.split(separator: " ", maxSplits: 1)
+                if parts.count == 2 { return "\(parts[0]) \(policy.replacement)" }
+                return policy.replacement
+            default:
+                return policy.replacement
+            }
+        }
+        return result
+    }
+
+    private func redactCookiePairs(_ value: String, separator: Character) -> String {
+        value.split(separator: separator, omittingEmptySubsequences: false).map { pair in
+            let trimmed = pair.drop { $0 == " " }
+            let leading = String(pair.prefix(pair.count - trimmed.count))
+            guard let equals = trimmed.firstIndex(of: "=") else { return String(pair) }
+            return leading + trimmed[..<equals] + "=" + policy.replacement
+        }.joined(separator: String(separator))
+    }
+
+    private func redactSetCookie(_ value: String) -> String {
+        // Only the first pair is the cookie; the rest are attributes (Path, Expires, HttpOnly).
+        guard let semicolon = value.firstIndex(of: ";") else { return redactCookiePairs(value, separator: ";") }
+        return redactCookiePairs(String(value[..<semicolon]), separator: ";") + value[semicolon...]
+    }
+
+    // MARK: URLs and forms
+
+    /// Replaces the values of sensitive query items, leaving the rest of the URL byte for byte.
+    public func redact(url: String) -> String {
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let afterQuery = url[url.index(after: question)...]
+        let fragmentStart = afterQuery.firstIndex(of: "#") ?? afterQuery.endIndex
+        let query = String(afterQuery[..<fragmentStart])
+        let redacted = redact(formEncoded: query)
+        if redacted == query { return url }
+        return String(url[...question]) + redacted + afterQuery[fragmentStart...]
+    }
+
+    /// Redacts `name=value&...` pairs whose names are sensitive.
+    public func redact(formEncoded text: String) -> String {
+        var changed = false
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let rawName = pair[..<equals]
+            let name = String(rawName).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
+            guard policy.isSensitiveField(name) else { return String(pair) }
+            changed = true
+            return rawName + "=" + policy.replacement
+        }
+        return changed ? pairs.joined(separator: "&") : text
+    }
+
+    // MARK: Bodies
+
+    public func redact(body: CapturedBody) -> CapturedBody {
+        guard policy.redactsBodies, !body.data.isEmpty else { return body }
+        let type = body.contentType?.lowercased() ?? ""
+        var result = body
+        if type.contains("json") || (type.isEmpty && looksLikeJSON(body.data)) {
+            let redacted = JSONFieldRedactor(policy: policy).redact(body.data)
+            if redacted != body.data {
+                result.data = redacted
+                result.isRedacted = true
+            }
+        } else if type.contains("x-www-form-urlencoded"), let text = String(data: body.data, encoding: .utf8) {
+            let redacted = redact(formEncoded: text)
+            if redacted != text {
+                result.data = Data(redacted.utf8)
+                result.isRedacted = true
+            }
+        }
+        return result
+    }
+
+    private func looksLikeJSON(_ data: Data) -> Bool {
+        guard let first = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+}

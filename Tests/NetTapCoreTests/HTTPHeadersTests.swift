@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import NetTapCore
+
+@Suite struct HTTPHeadersTests {
+    @Test func lookupIgnoresCaseAndKeepsSpelling() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        headers.add(name: "set-cookie", value: "a=1")
+        headers.add(name: "Set-Cookie", value: "b=2")
+        #expect(headers["CONTENT-type"] == "text/plain")
+        #expect(headers.values(for: "SET-COOKIE") == ["a=1", "b=2"])
+        #expect(headers.map(\.name) == ["Content-Type", "set-cookie", "Set-Cookie"])
+    }
+
+    @Test func setReplacesAllFieldsInPlaceOfTheFirst() {
+        var headers = HTTPHeaders([
+            HTTPHeaderField(name: "A", value: "1"), HTTPHeaderField(name: "B", value: "2"),
+            HTTPHeaderField(name: "a", value: "3"),
+        ])
+        headers.set(name: "A", value: "x")
+        #expect(headers.fields == [HTTPHeaderField(name: "A", value: "x"), HTTPHeaderField(name: "B", value: "2")])
+        headers.remove(name: "b")
+        #expect(headers.count == 1)
+        headers.set(name: "C", value: "new")
+        #expect(headers.map(\.name) == ["A", "C"])
+    }
+
+    @Test func dictionaryJoinsRepeatedFields() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Accept", value: "a")
+        headers.add(name: "accept", value: "b")
+        #expect(headers.dictionary == ["Accept": "a, b"])
+    }
+
+    @Test func encodesAsOrderedNameValueArray() throws {
+        let headers: HTTPHeaders = ["X-B": "2", "X-A": "1"]
+        let json = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
+        #expect(json == #"[{"name":"X-B","value":"2"},{"name":"X-A","value":"1"}]"#)
+        #expect(try JSONDecoder().decode(HTTPHeaders.self, from: Data(json.utf8)) == headers)
+    }
+}
+
+@Suite struct BodyTests {
+    @Test func accumulatorKeepsAtMostTheCapAndCountsEverything() {
+        var accumulator = BodyAccumulator(cap: 10)
+        accumulator.append(Data(repeating: 1, count: 6))
+        accumulator.append(Data(repeating: 2, count: 6))
+        accumulator.append(Data(repeating: 3, count: 100))
+        let body = accumulator.body(contentType: "application/octet-stream")
+        #expect(body.data == Data(repeating: 1, count: 6) + Data(repeating: 2, count: 4))
+        #expect(body.size == 112)
+        #expect(body.isTruncated)
+    }
+
+    @Test func bodyUnderTheCapIsComplete() {
+        let body = CapturedBody.capturing(Data("hello".utf8), cap: 5, contentType: nil)
+        #expect(!body.isTruncated)
+        #expect(body.size == 5)
+        let cut = CapturedBody.capturing(Data("hello!".utf8), cap: 5, contentType: nil)
+        #expect(cut.isTruncated && cut.data == Data("hello".utf8) && cut.size == 6)
+    }
+
+    @Test func binaryBodiesRoundTripAsBase64() throws {
+        let body = CapturedBody(data: Data([0xFF, 0x00, 0xFE]), contentType: "image/png")
+        let json = try JSONEncoder().encode(body)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#""encoding":"base64""#))
+        #expect(try JSONDecoder().decode(CapturedBody.self, from: json) == body)
+    }
+
+    @Test func unknownEncodingIsRejectedByName() {
+        let json = Data(#"{"encoding":"rot13","data":"x"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CapturedBody.self, from: json) }
+    }
+}
