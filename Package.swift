@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "NetTapCapture", dependencies: ["NetTapCore", "NetTapRules"]),
         .target(name: "NetTapStore", dependencies: ["NetTapCore", "CSQLite", "CZlib"]),
         .target(name: "NetTapExport", dependencies: ["NetTapCore"]),
-        .target(name: "NetTapServer", dependencies: ["CZlib"]),
+        .target(name: "NetTapServer", dependencies: ["NetTapCore", "CZlib"]),
         .target(
             name: "NetTapTestSupport",
             dependencies: ["NetTapCore", "NetTapServer", "NetTapCapture"]
