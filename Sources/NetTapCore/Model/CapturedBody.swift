@@ -124,6 +124,15 @@ public struct BodyAccumulator: Sendable {
         }
     }
 
+    /// Appends raw bytes, copying only what fits under the cap.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        totalSize += Int64(bytes.count)
+        let room = cap - kept.count
+        if room > 0 {
+            kept.append(contentsOf: bytes.prefix(room))
+        }
+    }
+
     public func body(contentType: String?) -> CapturedBody {
         CapturedBody(
             data: kept, size: totalSize, contentType: contentType, isTruncated: totalSize > Int64(kept.count))

@@ -4,13 +4,14 @@ import Foundation
 public struct RedirectHop: Sendable, Hashable, Codable {
     /// The URL that answered with a redirect.
     public var url: String
-    public var statusCode: Int
+    /// The redirect status, when the capture path could see it (Linux's URLProtocol path cannot).
+    public var statusCode: Int?
     /// The URL the redirect pointed to.
     public var location: String
     /// False when the app's delegate refused to follow it.
     public var followed: Bool
 
-    public init(url: String, statusCode: Int, location: String, followed: Bool = true) {
+    public init(url: String, statusCode: Int?, location: String, followed: Bool = true) {
         self.url = url
         self.statusCode = statusCode
         self.location = location

@@ -1,0 +1,126 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// NetTap's capture entry point: configuration, sinks, labels, and the two capture paths.
+///
+/// Capture path 1, the URLProtocol interceptor, sees traffic of code you do not control:
+/// ```swift
+/// let configuration = URLSessionConfiguration.default
+/// NetTap.enable(on: configuration)              // any session built from it is captured
+/// NetTap.registerGlobally()                     // URLSession.shared too
+/// ```
+/// Capture path 2, the instrumented session, re-issues nothing and sees every byte:
+/// ```swift
+/// let session = NetTapSession(configuration: .default)
+/// let (data, response) = try await session.data(from: url)
+/// ```
+/// Either way, finished exchanges go to the sinks you add, on their own queues:
+/// ```swift
+/// let recent = RingBufferSink(capacity: 500)
+/// NetTap.shared.addSink(recent)
+/// NetTap.shared.setLabel("Checkout", forKey: "screen")   // stamped on what starts from now on
+/// ```
+public final class NetTap: Sendable {
+    /// The instance the URLProtocol interceptor reports to, and `NetTapSession`'s default.
+    public static let shared = NetTap()
+
+    private let state: Protected<Configuration>
+    private let globalLabels = Protected<[String: String]>([:])
+    let hub: CaptureHub
+
+    public init(configuration: Configuration = Configuration()) {
+        state = Protected(configuration)
+        hub = CaptureHub(pendingLimit: configuration.pendingLimit)
+    }
+
+    /// The current configuration. Setting it applies to requests that start afterwards.
+    public var configuration: Configuration {
+        get { state.current }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Changes the configuration in place.
+    public func update(_ change: (inout Configuration) -> Void) {
+        state.withLock { change(&$0) }
+    }
+
+    /// The runtime switch.
+    public var isEnabled: Bool {
+        get { state.withLock { $0.isEnabled } }
+        set { state.withLock { $0.isEnabled = newValue } }
+    }
+
+    // MARK: Sinks
+
+    /// Adds a sink; it receives exchanges that finish from now on, on its own queue.
+    public func addSink(_ sink: CaptureSink) {
+        hub.add(sink)
+    }
+
+    public func removeSink(_ sink: CaptureSink) {
+        hub.remove(sink)
+    }
+
+    /// Events dropped because NetTap or a sink could not keep up: the price of never blocking a request.
+    public var droppedEventCount: Int {
+        hub.droppedCount
+    }
+
+    /// Waits until every exchange finished so far has been delivered to every sink.
+    /// For tests, tools and app shutdown; capture itself never waits.
+    public func drain() async {
+        await hub.drain()
+    }
+
+    // MARK: Labels
+
+    /// Sets (or, with nil, clears) a label stamped on every exchange that starts while it is set,
+    /// such as the current screen or test scenario.
+    public func setLabel(_ value: String?, forKey key: String) {
+        globalLabels.withLock { $0[key] = value }
+    }
+
+    /// The labels set with `setLabel(_:forKey:)`.
+    public var labels: [String: String] {
+        globalLabels.current
+    }
+
+    /// Runs `operation` with extra labels on exchanges that the instrumented session starts inside it
+    /// (task-local: concurrent flows keep their own labels).
+    public static func withLabels<Result>(
+        _ labels: [String: String], operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await ScopedLabels.$current.withValue(ScopedLabels.current.merging(labels) { $1 }, operation: operation)
+    }
+
+    /// The labels an exchange starting now carries: global ones, overridden by scoped ones.
+    func labelsForNewExchange() -> [String: String] {
+        let scoped = ScopedLabels.current
+        let global = globalLabels.current
+        if scoped.isEmpty { return global }
+        return global.merging(scoped) { $1 }
+    }
+
+    // MARK: Decisions on the request path (cheap, lock held briefly)
+
+    /// Whether a request should be captured: switch, scheme, host lists and sampling.
+    func shouldCapture(_ request: URLRequest) -> Bool {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return false
+        }
+        let configuration = state.current
+        guard configuration.isEnabled, configuration.captures(host: url.host) else { return false }
+        if configuration.samplingRate >= 1 { return true }
+        if configuration.samplingRate <= 0 { return false }
+        return Double.random(in: 0..<1) < configuration.samplingRate
+    }
+}
+
+/// Labels scoped to a Swift concurrency task tree.
+enum ScopedLabels {
+    @TaskLocal static var current: [String: String] = [:]
+}

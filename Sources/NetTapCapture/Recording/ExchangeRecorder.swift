@@ -1,0 +1,179 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Collects what a capture path observes about one request while it runs, then submits it once.
+///
+/// Every method is O(1) apart from copying body chunks under the cap, so it is safe on URLSession's
+/// own queues. `finish` is idempotent: the first call wins, later ones are ignored, which is what
+/// cancellation races (cancel versus completion) need.
+final class ExchangeRecorder: @unchecked Sendable {
+    let id = UUID()
+    let startedAt: Date
+    private let tap: NetTap
+    private let sessionID: String
+    private let labels: [String: String]
+    let bodyCap: Int
+    /// Set for tasks created with a completion handler or an async call: they end there, not in
+    /// the delegate's didComplete, because only the handler knows the whole body.
+    let endsInCompletionHandler: Bool
+    private let redaction: RedactionPolicy
+    private let path: CapturePath
+    private let kind: TaskKind
+
+    private let lock = NSLock()
+    private var request: URLRequest
+    private var requestBody: RequestBodySource
+    private var response: URLResponse?
+    private var responseStartedAt: Date?
+    private var accumulator: BodyAccumulator?
+    private var wholeBody: Data?
+    private var downloadedBody: CapturedBody?
+    private var redirects: [RedirectHop] = []
+    private var metrics: TimingMetrics?
+    private var modifications: [ExchangeModification] = []
+    private var isFinished = false
+
+    init(
+        tap: NetTap, request: URLRequest, path: CapturePath, kind: TaskKind, requestBody: RequestBodySource,
+        endsInCompletionHandler: Bool = false
+    ) {
+        self.tap = tap
+        self.endsInCompletionHandler = endsInCompletionHandler
+        let configuration = tap.configuration
+        self.startedAt = Date()
+        self.sessionID = configuration.sessionID
+        self.bodyCap = configuration.bodyCaptureLimit
+        self.redaction = configuration.redaction
+        self.labels = tap.labelsForNewExchange()
+        self.path = path
+        self.kind = kind
+        self.request = request
+        self.requestBody = requestBody
+        if tap.hub.hasStartListeners {
+            tap.hub.submitStart(
+                ExchangeStart(
+                    id: id, sessionID: sessionID, startedAt: startedAt, method: request.httpMethod ?? "GET",
+                    url: request.url?.absoluteString ?? "", labels: labels, capturePath: path),
+                redaction: redaction)
+        }
+    }
+
+    /// The request body as NetTap can see it for a request given to URLSession.
+    static func bodySource(of request: URLRequest) -> RequestBodySource {
+        if let body = request.httpBody { return .data(body) }
+        if request.httpBodyStream != nil {
+            return .unavailable(size: nil, reason: "the body was an input stream that URLSession read directly")
+        }
+        return .none
+    }
+
+    func updateRequest(_ request: URLRequest) {
+        lock.withLock { self.request = request }
+    }
+
+    func setRequestBody(_ body: RequestBodySource) {
+        lock.withLock { requestBody = body }
+    }
+
+    func didReceive(response: URLResponse) {
+        lock.withLock {
+            self.response = response
+            if responseStartedAt == nil { responseStartedAt = Date() }
+        }
+    }
+
+    /// A chunk of the response body, as a delegate sees it.
+    func didReceive(chunk: Data) {
+        lock.withLock {
+            if accumulator == nil { accumulator = BodyAccumulator(cap: bodyCap) }
+            accumulator?.append(chunk)
+        }
+    }
+
+    /// The whole response body at once, as completion handlers see it.
+    func didLoad(wholeBody data: Data) {
+        lock.withLock { wholeBody = data }
+    }
+
+    /// A response body already captured elsewhere (the start of a downloaded file).
+    func setResponseBody(_ body: CapturedBody) {
+        lock.withLock {
+            var accumulated = BodyAccumulator(cap: bodyCap)
+            accumulated.append(body.data)
+            accumulator = accumulated
+            downloadedBody = body
+        }
+    }
+
+    func didRedirect(_ hop: RedirectHop) {
+        lock.withLock { redirects.append(hop) }
+    }
+
+    func setMetrics(_ value: TimingMetrics) {
+        lock.withLock { metrics = value }
+    }
+
+    func addModification(_ modification: ExchangeModification) {
+        lock.withLock { modifications.append(modification) }
+    }
+
+    var hasResponseBody: Bool {
+        lock.withLock { wholeBody != nil || accumulator != nil }
+    }
+
+    /// Ends the exchange and hands it to the hub. Only the first call counts.
+    /// - Parameters:
+    ///   - unavailableResponseBody: why the body could not be seen, when no bytes were observed.
+    func finish(
+        response finalResponse: URLResponse? = nil, error: Error? = nil,
+        unavailableResponseBody: (size: Int64?, reason: String)? = nil, bytesSent: Int64? = nil
+    ) {
+        let endedAt = Date()
+        let capture: RawCapture? = lock.withLock {
+            guard !isFinished else { return nil }
+            isFinished = true
+            if let finalResponse { response = finalResponse }
+            let body: ResponseBodySource
+            if let wholeBody {
+                body = .data(wholeBody)
+            } else if let downloadedBody {
+                body = .accumulated(downloadedBody)
+            } else if let accumulator {
+                body = .accumulated(accumulator.body(contentType: nil))
+            } else if response != nil, let unavailable = unavailableResponseBody {
+                body = .unavailable(size: unavailable.size, reason: unavailable.reason)
+            } else if response != nil {
+                body = .data(Data())
+            } else {
+                body = .none
+            }
+            var timing = metrics ?? TimingMetrics()
+            if metrics == nil {
+                // No platform metrics (Linux never delivers them): record what NetTap saw itself.
+                timing.fetchStart = startedAt
+                timing.responseStart = responseStartedAt
+                timing.responseEnd = endedAt
+                timing.bytesSent = bytesSent
+                if case .data(let data) = body { timing.bytesReceived = Int64(data.count) }
+                if case .accumulated(let captured) = body { timing.bytesReceived = captured.size }
+            }
+            var finalRequestBody = requestBody
+            if case .unavailable(nil, let reason) = requestBody, let bytesSent, bytesSent > 0 {
+                finalRequestBody = .unavailable(size: bytesSent, reason: reason)
+            }
+            return RawCapture(
+                id: id, sessionID: sessionID, startedAt: startedAt, endedAt: endedAt, labels: labels,
+                path: path, kind: kind, bodyCap: bodyCap, redaction: redaction, request: request,
+                requestBody: finalRequestBody, response: response, responseBody: body,
+                error: error.map { CaptureError($0) }, redirects: redirects, metrics: timing,
+                modifications: modifications)
+        }
+        if let capture {
+            tap.hub.submit(capture)
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Capture path 2: a URLSession that records every exchange it carries, through URLSession's own
+/// callbacks, without re-issuing anything.
+///
+/// It offers the calls an app makes on `URLSession` and hands back URLSession's own tasks, data and
+/// errors. The app's delegate (session-wide, or per task for the async calls) receives every
+/// callback it would receive from a plain session.
+///
+/// ```swift
+/// let session = NetTapSession(configuration: .default)
+/// let (data, response) = try await session.data(from: URL(string: "https://api.example.com/items")!)
+///
+/// session.dataTask(with: request) { data, response, error in ... }.resume()
+/// ```
+public final class NetTapSession: @unchecked Sendable {
+    /// The URLSession underneath, for calls NetTapSession does not wrap (those go uncaptured).
+    public let session: URLSession
+    public let tap: NetTap
+    private let proxy: SessionDelegateProxy
+
+    /// - Parameters:
+    ///   - delegate: the app's session delegate; NetTap forwards every callback to it.
+    ///   - delegateQueue: as for `URLSession(configuration:delegate:delegateQueue:)`.
+    ///   - tap: the NetTap instance that receives the captures.
+    public init(
+        configuration: URLSessionConfiguration = .default, delegate: URLSessionDelegate? = nil,
+        delegateQueue: OperationQueue? = nil, tap: NetTap = .shared
+    ) {
+        self.tap = tap
+        self.proxy = SessionDelegateProxy(appDelegate: delegate)
+        self.session = URLSession(configuration: configuration, delegate: proxy, delegateQueue: delegateQueue)
+    }
+
+    // MARK: async
+
+    public func data(for request: URLRequest, delegate: URLSessionTaskDelegate? = nil) async throws -> (Data, URLResponse) {
+        guard let (marked, recorder) = begin(request, kind: .data) else {
+            return try await session.data(for: request, delegate: delegate)
+        }
+        do {
+            let (data, response) = try await session.data(for: marked, delegate: delegate)
+            recorder.didLoad(wholeBody: data)
+            end(recorder, response: response, error: nil)
+            return (data, response)
+        } catch {
+            end(recorder, response: nil, error: error)
+            throw error
+        }
+    }
+
+    public func data(from url: URL, delegate: URLSessionTaskDelegate? = nil) async throws -> (Data, URLResponse) {
+        try await data(for: URLRequest(url: url), delegate: delegate)
+    }
+
+    public func upload(
+        for request: URLRequest, from bodyData: Data, delegate: URLSessionTaskDelegate? = nil
+    ) async throws -> (Data, URLResponse) {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData)) else {
+            return try await session.upload(for: request, from: bodyData, delegate: delegate)
+        }
+        do {
+            let (data, response) = try await session.upload(for: marked, from: bodyData, delegate: delegate)
+            recorder.didLoad(wholeBody: data)
+            end(recorder, response: response, error: nil)
+            return (data, response)
+        } catch {
+            end(recorder, response: nil, error: error)
+            throw error
+        }
+    }
+
+    public func upload(
+        for request: URLRequest, fromFile fileURL: URL, delegate: URLSessionTaskDelegate? = nil
+    ) async throws -> (Data, URLResponse) {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL)) else {
+            return try await session.upload(for: request, fromFile: fileURL, delegate: delegate)
+        }
+        do {
+            let (data, response) = try await session.upload(for: marked, fromFile: fileURL, delegate: delegate)
+            recorder.didLoad(wholeBody: data)
+            end(recorder, response: response, error: nil)
+            return (data, response)
+        } catch {
+            end(recorder, response: nil, error: error)
+            throw error
+        }
+    }
+
+    public func download(for request: URLRequest, delegate: URLSessionTaskDelegate? = nil) async throws -> (URL, URLResponse) {
+        guard let (marked, recorder) = begin(request, kind: .download) else {
+            return try await session.download(for: request, delegate: delegate)
+        }
+        do {
+            let (location, response) = try await session.download(for: marked, delegate: delegate)
+            recordDownload(at: location, response: response, into: recorder)
+            end(recorder, response: response, error: nil)
+            return (location, response)
+        } catch {
+            end(recorder, response: nil, error: error)
+            throw error
+        }
+    }
+
+    public func download(from url: URL, delegate: URLSessionTaskDelegate? = nil) async throws -> (URL, URLResponse) {
+        try await download(for: URLRequest(url: url), delegate: delegate)
+    }
+
+    // MARK: Completion handlers
+
+    public func dataTask(
+        with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionDataTask {
+        guard let (marked, recorder) = begin(request, kind: .data) else {
+            return session.dataTask(with: request, completionHandler: completionHandler)
+        }
+        return session.dataTask(with: marked) { [proxy] data, response, error in
+            if let data { recorder.didLoad(wholeBody: data) }
+            proxy.end(recorder, response: response, error: error)
+            completionHandler(data, response, error)
+        }
+    }
+
+    public func dataTask(
+        with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionDataTask {
+        dataTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    }
+
+    public func uploadTask(
+        with request: URLRequest, from bodyData: Data?,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionUploadTask {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: bodyData.map { RequestBodySource.data($0) }) else {
+            return session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler)
+        }
+        return session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
+            if let data { recorder.didLoad(wholeBody: data) }
+            proxy.end(recorder, response: response, error: error)
+            completionHandler(data, response, error)
+        }
+    }
+
+    public func uploadTask(
+        with request: URLRequest, fromFile fileURL: URL,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionUploadTask {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL)) else {
+            return session.uploadTask(with: request, fromFile: fileURL, completionHandler: completionHandler)
+        }
+        return session.uploadTask(with: marked, fromFile: fileURL) { [proxy] data, response, error in
+            if let data { recorder.didLoad(wholeBody: data) }
+            proxy.end(recorder, response: response, error: error)
+            completionHandler(data, response, error)
+        }
+    }
+
+    public func downloadTask(
+        with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, Error?) -> Void
+    ) -> URLSessionDownloadTask {
+        guard let (marked, recorder) = begin(request, kind: .download) else {
+            return session.downloadTask(with: request, completionHandler: completionHandler)
+        }
+        return session.downloadTask(with: marked) { [weak self, proxy] location, response, error in
+            if let location, let response { self?.recordDownload(at: location, response: response, into: recorder) }
+            proxy.end(recorder, response: response, error: error)
+            completionHandler(location, response, error)
+        }
+    }
+
+    public func downloadTask(
+        with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, Error?) -> Void
+    ) -> URLSessionDownloadTask {
+        downloadTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    }
+
+    // MARK: Delegate-based tasks (events go to the session delegate given at init)
+
+    public func dataTask(with request: URLRequest) -> URLSessionDataTask {
+        guard let (marked, _) = begin(request, kind: .data, endsInHandler: false) else { return session.dataTask(with: request) }
+        return session.dataTask(with: marked)
+    }
+
+    public func dataTask(with url: URL) -> URLSessionDataTask {
+        dataTask(with: URLRequest(url: url))
+    }
+
+    public func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
+        guard let (marked, _) = begin(request, kind: .upload, body: .data(bodyData), endsInHandler: false) else {
+            return session.uploadTask(with: request, from: bodyData)
+        }
+        return session.uploadTask(with: marked, from: bodyData)
+    }
+
+    public func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
+        guard let (marked, _) = begin(request, kind: .upload, body: .file(fileURL), endsInHandler: false) else {
+            return session.uploadTask(with: request, fromFile: fileURL)
+        }
+        return session.uploadTask(with: marked, fromFile: fileURL)
+    }
+
+    /// An upload whose body the delegate supplies in `urlSession(_:task:needNewBodyStream:)`.
+    public func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
+        guard let (marked, _) = begin(request, kind: .upload, endsInHandler: false) else {
+            return session.uploadTask(withStreamedRequest: request)
+        }
+        return session.uploadTask(withStreamedRequest: marked)
+    }
+
+    public func downloadTask(with request: URLRequest) -> URLSessionDownloadTask {
+        guard let (marked, _) = begin(request, kind: .download, endsInHandler: false) else { return session.downloadTask(with: request) }
+        return session.downloadTask(with: marked)
+    }
+
+    public func downloadTask(with url: URL) -> URLSessionDownloadTask {
+        downloadTask(with: URLRequest(url: url))
+    }
+
+    // MARK: Lifecycle
+
+    public func finishTasksAndInvalidate() {
+        session.finishTasksAndInvalidate()
+    }
+
+    public func invalidateAndCancel() {
+        session.invalidateAndCancel()
+    }
+
+    // MARK: Capture bookkeeping
+
+    /// Starts recording `request` unless capture is off for it; returns the request to send, marked
+    /// so that the URLProtocol path skips it and delegate callbacks can find their recorder.
+    private func begin(
+        _ request: URLRequest, kind: TaskKind, body: RequestBodySource? = nil, endsInHandler: Bool = true
+    ) -> (URLRequest, ExchangeRecorder)? {
+        guard tap.shouldCapture(request) else { return nil }
+        var outgoing = request
+        var bodySource = body ?? ExchangeRecorder.bodySource(of: request)
+        if body == nil, let stream = request.httpBodyStream,
+            let teed = StreamTeeing.tee(stream, cap: tap.configuration.bodyCaptureLimit)
+        {
+            outgoing.httpBodyStream = teed.stream
+            bodySource = .teed(teed.tee)
+        }
+        let recorder = ExchangeRecorder(
+            tap: tap, request: request, path: .session, kind: kind, requestBody: bodySource,
+            endsInCompletionHandler: endsInHandler)
+        return (proxy.track(outgoing, recorder: recorder), recorder)
+    }
+
+    private func end(_ recorder: ExchangeRecorder, response: URLResponse?, error: Error?) {
+        proxy.end(recorder, response: response, error: error)
+    }
+
+    /// Keeps the first bytes of a downloaded file before the app moves it.
+    private func recordDownload(at location: URL, response: URLResponse, into recorder: ExchangeRecorder) {
+        let contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+        recorder.setResponseBody(RawCapture.readPrefix(of: location, cap: tap.configuration.bodyCaptureLimit, contentType: contentType))
+    }
+}
