@@ -1,1 +1,30 @@
-print("nettap-bench")
+import Foundation
+
+/// `nettap-bench`: NetTap's benchmarks. Each prints figures measured side by side in one run.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: nettap-bench <benchmark> [options]
+      capture [--requests N] [--concurrency N] [--rounds N] [--builtin-server] [--json FILE]
+    """
+
+func runBenchmark() async -> Int32 {
+    guard let name = arguments.first else {
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        return 2
+    }
+    let rest = Array(arguments.dropFirst())
+    do {
+        switch name {
+        case "capture": return try await CaptureBenchmark.run(arguments: rest)
+        case "capture-worker": return await CaptureBenchmark.worker(arguments: rest)
+        default:
+            FileHandle.standardError.write(Data("nettap-bench: unknown benchmark '\(name)'\n\(usage)\n".utf8))
+            return 2
+        }
+    } catch {
+        FileHandle.standardError.write(Data("nettap-bench \(name): error: \(error)\n".utf8))
+        return 1
+    }
+}
+
+exit(await runBenchmark())

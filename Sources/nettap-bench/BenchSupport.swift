@@ -1,0 +1,54 @@
+import Foundation
+
+/// Small helpers shared by the benchmarks.
+enum BenchSupport {
+    /// The process's peak resident memory in bytes (VmHWM on Linux, ru_maxrss elsewhere).
+    static func peakMemoryBytes() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                let digits = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+                return digits * 1024
+            }
+        }
+        #if canImport(Darwin)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)
+        #else
+        return 0
+        #endif
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func formatBytes(_ bytes: Int) -> String {
+        String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+    }
+
+    /// The value after `name` in `arguments`, e.g. `--json FILE`.
+    static func option(_ name: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[sorted.count / 2]
+    }
+
+    static func machineDescription() -> String {
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        var model = "unknown CPU"
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
+            model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+        return "\(model), \(cpus) cores, \(memory) GiB"
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import NetTapCapture
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `nettap-bench capture`: requests per second through plain URLSession, NetTapSession, the
+/// URLProtocol path and a naive one-session-per-request URLProtocol, side by side in one run.
+///
+/// Each variant runs in its own child process (so that peak memory is its own), several rounds
+/// interleaved (so that machine drift hits every variant alike); the median round is reported.
+enum CaptureBenchmark {
+    static let variants = ["plain", "session", "protocol", "naive"]
+
+    struct Result: Codable {
+        var name: String
+        var requestsPerSecond: Double
+        var peakMemoryBytes: Int
+    }
+
+    static func run(arguments: [String]) async throws -> Int32 {
+        let requests = Int(BenchSupport.option("--requests", in: arguments) ?? "") ?? 4_000
+        let concurrency = Int(BenchSupport.option("--concurrency", in: arguments) ?? "") ?? 8
+        let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 3
+        let target = try LoopbackTarget.start(preferNginx: !arguments.contains("--builtin-server"))
+        defer { target.stop() }
+        print("capture benchmark: \(requests) requests x \(rounds) rounds, concurrency \(concurrency)")
+        print("server: \(target.description) at \(target.url.absoluteString)")
+        print("machine: \(BenchSupport.machineDescription())")
+
+        var rates: [String: [Double]] = [:]
+        var memory: [String: Int] = [:]
+        for round in 1...rounds {
+            for variant in variants {
+                let outcome = try runWorker(variant: variant, url: target.url, requests: requests, concurrency: concurrency)
+                rates[variant, default: []].append(outcome.rate)
+                memory[variant] = max(memory[variant] ?? 0, outcome.peak)
+                print("  round \(round) " + BenchSupport.pad(variant, 9) + String(format: "%8.0f req/s", outcome.rate))
+            }
+        }
+        let results = variants.map { Result(name: $0, requestsPerSecond: BenchSupport.median(rates[$0] ?? []), peakMemoryBytes: memory[$0] ?? 0) }
+        let plain = results.first { $0.name == "plain" }?.requestsPerSecond ?? 1
+        let naive = results.first { $0.name == "naive" }?.requestsPerSecond ?? 1
+        print("")
+        print("variant     req/s   vs plain   peak memory")
+        for result in results {
+            print(BenchSupport.pad(result.name, 9) + String(format: " %7.0f   %7.2f    ", result.requestsPerSecond, result.requestsPerSecond / plain)
+                + BenchSupport.formatBytes(result.peakMemoryBytes))
+        }
+        let session = (results.first { $0.name == "session" }?.requestsPerSecond ?? 0) / plain
+        let protocolPath = results.first { $0.name == "protocol" }?.requestsPerSecond ?? 0
+        print("")
+        print(String(format: "session/plain  %.2f (target >= 0.95)", session))
+        print(String(format: "protocol/plain %.2f (target >= 0.80)", protocolPath / plain))
+        print(String(format: "protocol/naive %.2f (target >= 1.50)", protocolPath / naive))
+
+        if let path = BenchSupport.option("--json", in: arguments) {
+            struct Report: Codable {
+                var benchmark = "capture"
+                var requests: Int
+                var concurrency: Int
+                var rounds: Int
+                var server: String
+                var variants: [Result]
+            }
+            let report = Report(requests: requests, concurrency: concurrency, rounds: rounds, server: target.description, variants: results)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            print("wrote \(path)")
+        }
+        return 0
+    }
+
+    /// Runs one variant in a child process and reads its figures.
+    static func runWorker(variant: String, url: URL, requests: Int, concurrency: Int) throws -> (rate: Double, peak: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        if !FileManager.default.isExecutableFile(atPath: process.executableURL?.path ?? "") {
+            process.executableURL = Bundle.main.executableURL
+        }
+        process.arguments = ["capture-worker", variant, url.absoluteString, String(requests), String(concurrency)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        struct WorkerResult: Codable { var rate: Double; var peak: Int; var errors: Int }
+        guard process.terminationStatus == 0,
+            let result = try? JSONDecoder().decode(WorkerResult.self, from: output)
+        else {
+            throw BenchError("the \(variant) worker failed (status \(process.terminationStatus)): \(String(decoding: output, as: UTF8.self))")
+        }
+        if result.errors > 0 {
+            throw BenchError("the \(variant) worker saw \(result.errors) failed requests")
+        }
+        return (result.rate, result.peak)
+    }
+
+    /// The child side: issue `requests` GETs with `concurrency` workers, each with its own session
+    /// and one request at a time, and print {rate, peak, errors} as JSON.
+    static func worker(arguments: [String]) async -> Int32 {
+        guard arguments.count >= 4, let url = URL(string: arguments[1]), let requests = Int(arguments[2]),
+            let concurrency = Int(arguments[3])
+        else {
+            FileHandle.standardError.write(Data("usage: nettap-bench capture-worker VARIANT URL REQUESTS CONCURRENCY\n".utf8))
+            return 2
+        }
+        let variant = arguments[0]
+        let sink = RingBufferSink(capacity: 1_000)
+        NetTap.shared.addSink(sink)
+        let clients = (0..<concurrency).map { _ in BenchClient(variant: variant) }
+        let perWorker = max(1, requests / concurrency)
+        // Warm up connections and caches outside the timed part.
+        _ = await run(clients: clients, url: url, perWorker: 25)
+        let start = DispatchTime.now()
+        let errors = await run(clients: clients, url: url, perWorker: perWorker)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        await NetTap.shared.drain()
+        let rate = Double(perWorker * concurrency) / seconds
+        print("{\"rate\": \(rate), \"peak\": \(BenchSupport.peakMemoryBytes()), \"errors\": \(errors)}")
+        return 0
+    }
+
+    private static func run(clients: [BenchClient], url: URL, perWorker: Int) async -> Int {
+        await withTaskGroup(of: Int.self) { group in
+            for client in clients {
+                group.addTask {
+                    var errors = 0
+                    for _ in 0..<perWorker {
+                        do {
+                            let data = try await client.fetch(url)
+                            if data.isEmpty { errors += 1 }
+                        } catch {
+                            errors += 1
+                        }
+                    }
+                    return errors
+                }
+            }
+            return await group.reduce(0, +)
+        }
+    }
+}
+
+/// One benchmark worker's client, built for a variant.
+final class BenchClient: Sendable {
+    private let session: URLSession?
+    private let tapSession: NetTapSession?
+
+    init(variant: String) {
+        let configuration = URLSessionConfiguration.ephemeral
+        switch variant {
+        case "session":
+            tapSession = NetTapSession(configuration: configuration)
+            session = nil
+        case "protocol":
+            NetTap.enable(on: configuration)
+            session = URLSession(configuration: configuration)
+            tapSession = nil
+        case "naive":
+            configuration.protocolClasses = [NaiveForwardingProtocol.self] + (configuration.protocolClasses ?? [])
+            session = URLSession(configuration: configuration)
+            tapSession = nil
+        default:
+            session = URLSession(configuration: configuration)
+            tapSession = nil
+        }
+    }
+
+    func fetch(_ url: URL) async throws -> Data {
+        if let tapSession { return try await tapSession.data(from: url).0 }
+        guard let session else { return Data() }
+        return try await session.data(from: url).0
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
