@@ -39,6 +39,8 @@ public final class RawHTTPConnection {
     private var buffer: [UInt8] = []
     private var closed = false
     public let timeout: Double
+    /// True once a read ended with a TCP reset rather than an orderly close.
+    public private(set) var sawReset = false
 
     /// Connects to `host` (numeric, `127.0.0.1` or `::1`) and `port`; reads wait at most `timeout` seconds.
     public init(host: String = "127.0.0.1", port: Int, timeout: Double = 10) throws {
@@ -177,7 +179,10 @@ public final class RawHTTPConnection {
         case .bytes(let count):
             buffer.append(contentsOf: scratch[0..<count])
             return true
-        case .closed, .reset:
+        case .closed:
+            return false
+        case .reset:
+            sawReset = true
             return false
         case .timedOut:
             throw Failure(message: "timed out after \(timeout) s waiting for \(what)")
