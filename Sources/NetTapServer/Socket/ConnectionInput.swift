@@ -43,7 +43,7 @@ final class ConnectionInput {
                 start = 0
             }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-        case .closed: throw .closed
+        case .closed, .reset: throw .closed
         case .timedOut: throw .timedOut
         case .failed(let error): throw .failed(error)
         }
