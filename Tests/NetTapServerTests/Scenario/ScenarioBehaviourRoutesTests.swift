@@ -145,6 +145,15 @@ import Testing
         #expect(set.headers.values(for: "Set-Cookie") == ["session=abc; Path=/", "theme=dark; Path=/"])
         #expect(String(decoding: set.body, as: UTF8.self) == #"{"cookies":{"session":"abc","theme":"dark"}}"#)
 
+        let setURL = scenario.url("/cookies/set?session=abc&theme=dark")
+        let (setBody, setResponse) = try await TestSessions.plain().exchange(setURL)
+        #expect(String(decoding: setBody, as: UTF8.self) == #"{"cookies":{"session":"abc","theme":"dark"}}"#)
+        let fields = setResponse.allHeaderFields.reduce(into: [String: String]()) { result, field in
+            if let name = field.key as? String, let value = field.value as? String { result[name] = value }
+        }
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: setURL)
+        #expect(cookies.map { "\($0.name)=\($0.value)" }.sorted() == ["session=abc", "theme=dark"])
+
         var request = URLRequest(url: scenario.url("/cookies"))
         request.setValue("session=abc; theme=dark", forHTTPHeaderField: "Cookie")
         let (data, _) = try await TestSessions.plain().exchange(request)
