@@ -15,6 +15,12 @@ public enum Gzip {
         public var code: Int32
         public var message: String
 
+        public init(operation: String, code: Int32, message: String) {
+            self.operation = operation
+            self.code = code
+            self.message = message
+        }
+
         public var description: String { "gzip \(operation) failed: \(message) (zlib code \(code))" }
     }
 

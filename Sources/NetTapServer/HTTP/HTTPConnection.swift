@@ -70,6 +70,9 @@ final class HTTPConnection {
                 writer.keepsConnectionOpen = false
                 try? writer.respond(.text("500 Internal Server Error: the handler sent no response\n", status: 500))
             }
+            if writer.hasStarted && !writer.isComplete && !writer.wasAborted && !writer.sendFailed {
+                report("handler for \(request.method) \(request.target) returned without ending its response; closing")
+            }
             guard writer.isComplete, writer.keepsConnectionOpen, !writer.sendFailed else { return }
         }
     }

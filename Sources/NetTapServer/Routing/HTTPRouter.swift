@@ -1,7 +1,8 @@
 import Foundation
 import NetTapCore
 
-/// Dispatches requests by method and path pattern (see `RoutePattern`: `:name` and a final `*`).
+/// Dispatches requests by method and path pattern: literal segments, `:name` segments that capture
+/// one segment each, and a final `*` that captures the rest (zero or more segments).
 ///
 /// When several patterns match, the most specific wins (literal before `:param` before `*`,
 /// segment by segment), then the one added first. HEAD requests use GET routes when no HEAD

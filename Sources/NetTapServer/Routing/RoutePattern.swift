@@ -1,6 +1,6 @@
 /// A path pattern such as `/users/:id/files/*`: literal segments, `:name` segments that
 /// capture one segment, and a final `*` that captures the rest (zero or more segments).
-public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     enum Segment: Hashable {
         case literal(String)
         case parameter(String)
@@ -16,11 +16,11 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public let description: String
+    let description: String
     let segments: [Segment]
 
     /// Parses `pattern`; a `*` anywhere but last is treated as a literal segment.
-    public init(_ pattern: String) {
+    init(_ pattern: String) {
         description = pattern
         let parts = Self.segments(of: pattern)
         segments = parts.enumerated().map { index, part in

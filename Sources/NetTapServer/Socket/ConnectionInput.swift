@@ -43,7 +43,7 @@ final class ConnectionInput {
                 start = 0
             }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-        case .closed: throw .closed
+        case .closed, .reset: throw .closed
         case .timedOut: throw .timedOut
         case .failed(let error): throw .failed(error)
         }
@@ -68,7 +68,7 @@ final class ConnectionInput {
             if bufferedCount > 0 { sawBytes = true }
             if let end = headEnd(from: scanned) {
                 let headLength = end.head
-                guard headLength <= limits.maxHeaderBytes else { throw .invalid(Self.oversize(limits)) }
+                guard headLength <= limits.maxHeaderBytes else { throw .invalid(oversize(limits)) }
                 let result: Result<HTTPRequestHead, HTTPRequestFailure> = buffer.withUnsafeBufferPointer { all in
                     let slice = UnsafeBufferPointer(rebasing: all[start..<(start + headLength)])
                     do throws(HTTPRequestFailure) {
@@ -84,17 +84,18 @@ final class ConnectionInput {
                 }
             }
             scanned = max(0, bufferedCount - 3)
-            if bufferedCount > limits.maxHeaderBytes {
-                let hasLineEnd = buffer[start...].contains(0x0A)
-                throw .invalid(hasLineEnd ? Self.oversize(limits)
-                    : HTTPRequestFailure(status: 414, message: "request line longer than \(limits.maxHeaderBytes) bytes"))
-            }
+            if bufferedCount > limits.maxHeaderBytes { throw .invalid(oversize(limits)) }
             try fill()
         }
     }
 
-    private static func oversize(_ limits: HTTPServer.Limits) -> HTTPRequestFailure {
-        HTTPRequestFailure(status: 431, message: "request head larger than \(limits.maxHeaderBytes) bytes")
+    /// 414 when the request line alone breaks the limit, else 431 for the head as a whole.
+    private func oversize(_ limits: HTTPServer.Limits) -> HTTPRequestFailure {
+        let lineEnd = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
+        if lineEnd - start > limits.maxHeaderBytes {
+            return HTTPRequestFailure(status: 414, message: "request line longer than \(limits.maxHeaderBytes) bytes")
+        }
+        return HTTPRequestFailure(status: 431, message: "request head larger than \(limits.maxHeaderBytes) bytes")
     }
 
     /// Finds the blank line ending a head: LF followed by LF or CRLF. Returns the head length

@@ -5,10 +5,11 @@ import Darwin
 #endif
 import Foundation
 
-/// Every POSIX call the server makes, in one place, so the rest of the module has no
-/// platform conditionals. File descriptors are plain `Int32`s; ownership rules live with
-/// the callers (a connection's worker thread alone closes its descriptor).
-enum SocketGlue {
+/// Every socket call the package makes, in one place, so the rest of the code has no platform
+/// conditionals. File descriptors are plain `Int32`s; ownership rules live with the callers (a
+/// connection's worker thread alone closes its descriptor). The `package` members also serve
+/// NetTapTestSupport's raw test client.
+package enum SocketGlue {
     /// A failed system call: which operation, and `errno` rendered as text.
     static func failure(_ operation: String, _ code: Int32 = errno) -> HTTPServerError {
         .socket(operation: operation, code: code, message: String(cString: strerror(code)))
@@ -168,15 +169,53 @@ enum SocketGlue {
         guard wanted == flags || fcntl(descriptor, F_SETFL, wanted) == 0 else { throw failure("fcntl(F_SETFL)") }
     }
 
+    /// Connects a blocking TCP socket to a numeric `host` (`127.0.0.1`, `::1`) and `port`.
+    package static func connect(host: String, port: Int) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamType
+        var results: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &results)
+        guard status == 0, let first = results else {
+            let reason = status == 0 ? "no address" : String(cString: gai_strerror(status))
+            throw HTTPServerError.invalidAddress(host: host, reason: reason)
+        }
+        defer { freeaddrinfo(results) }
+        let descriptor = socket(first.pointee.ai_family, streamType, 0)
+        guard descriptor >= 0 else { throw failure("socket") }
+        do {
+            try preventSigpipe(descriptor)
+            while systemConnect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 {
+                guard errno == EINTR else { throw failure("connect to \(host):\(port)") }
+            }
+            return descriptor
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    private static func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.connect(descriptor, address, length)
+        #else
+        return Darwin.connect(descriptor, address, length)
+        #endif
+    }
+
     /// The outcome of one receive call.
-    enum ReceiveResult {
+    package enum ReceiveResult {
         case bytes(Int)
+        /// Orderly end of input (FIN).
         case closed
+        /// The peer reset the connection (RST).
+        case reset
         case timedOut
         case failed(HTTPServerError)
     }
 
-    static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReceiveResult {
+    package static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReceiveResult {
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }
@@ -185,14 +224,15 @@ enum SocketGlue {
             switch code {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .timedOut
-            case ECONNRESET, ENOTCONN, EPIPE: return .closed
+            case ECONNRESET: return .reset
+            case ENOTCONN, EPIPE: return .closed
             default: return .failed(failure("recv", code))
             }
         }
     }
 
     /// Sends every byte or throws; a peer that went away surfaces as `.connectionClosed`.
-    static func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+    package static func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let count = send(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, sendFlags)
@@ -256,7 +296,7 @@ enum SocketGlue {
     }
 
     /// Ends only our sending side (FIN), leaving the receiving side open to drain.
-    static func shutdownWrite(_ descriptor: Int32) {
+    package static func shutdownWrite(_ descriptor: Int32) {
         #if canImport(Glibc)
         _ = shutdown(descriptor, Int32(SHUT_WR))
         #else
@@ -265,16 +305,16 @@ enum SocketGlue {
     }
 
     /// Makes the coming close send a TCP reset instead of an orderly FIN.
-    static func setResetOnClose(_ descriptor: Int32) {
+    package static func setResetOnClose(_ descriptor: Int32) {
         var value = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
     }
 
-    static func setReceiveTimeout(_ descriptor: Int32, seconds: Double) {
+    package static func setReceiveTimeout(_ descriptor: Int32, seconds: Double) {
         try? setTimeout(descriptor, option: SO_RCVTIMEO, seconds: seconds)
     }
 
-    static func closeDescriptor(_ descriptor: Int32) {
+    package static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
     }
 }

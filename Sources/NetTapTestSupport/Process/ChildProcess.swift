@@ -3,6 +3,9 @@ import Foundation
 /// A child process for tests: started at once, its standard output readable line by line as it
 /// arrives, its standard error collected, and every wait bounded.
 ///
+/// Creating one makes the test process ignore SIGPIPE, so that writing to the standard input of
+/// a child that has exited is an error (`write` throws) rather than the death of the test run.
+///
 /// ```swift
 /// let child = try ChildProcess(executable: "/usr/bin/env", arguments: ["printf", "ready\n"])
 /// #expect(try child.readLine(timeout: 5) == "ready")
@@ -61,6 +64,8 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    private static let brokenPipesIgnored: Void = POSIX.ignoreBrokenPipes()
+
     private let process = Process()
     private let input = Pipe()
     private let shared = Shared()
@@ -70,6 +75,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` (a path) with `arguments`. `environment` nil inherits this process's.
     public init(executable: String, arguments: [String] = [], environment: [String: String]? = nil,
                 currentDirectory: URL? = nil) throws {
+        _ = Self.brokenPipesIgnored
         commandLine = ([executable] + arguments).joined(separator: " ")
         let output = Pipe()
         let errors = Pipe()

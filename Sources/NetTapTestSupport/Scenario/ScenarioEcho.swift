@@ -12,6 +12,11 @@ public struct ScenarioEcho: Codable, Sendable, Equatable {
     public struct QueryItem: Codable, Sendable, Equatable {
         public var name: String
         public var value: String?
+
+        public init(name: String, value: String?) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public var method: String

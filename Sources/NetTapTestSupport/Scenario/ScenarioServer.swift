@@ -16,7 +16,7 @@ import NetTapServer
 /// Routes (see docs/server.md for the full table): `/status/:code`, `/echo`, `/echo/raw`,
 /// `/bytes/:n?seed=S`, `/chunked/:n?seed=S`, `/gzip/:n`, `/text/:n`, `/redirect/:code?to=PATH`,
 /// `/redirect-chain/:n`, `/delay/:ms`, `/slow-body/:n?chunk=C&interval_ms=I&seed=S`,
-/// `/auth/basic?user=U&password=P`, `/cookies/set?name=value`, `/cookies`, `/cache/etag`,
+/// `/auth/basic?user=U&password=P[&challenge=none]`, `/cookies/set?name=value`, `/cookies`, `/cache/etag`,
 /// `/headers`, `/drop`, `/json`.
 public final class ScenarioServer: Sendable {
     /// One request as the server saw it.
@@ -75,6 +75,15 @@ public final class ScenarioServer: Sendable {
     /// Returns false on timeout.
     public func waitForRequests(count: Int, timeout: Double) -> Bool {
         log.wait(count: count, timeout: timeout)
+    }
+
+    /// The async form of `waitForRequests(count:timeout:)`: waits on its own thread, so the
+    /// caller's executor stays free.
+    public func waitForRequests(count: Int, timeout: Double) async -> Bool {
+        let log = log
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: log.wait(count: count, timeout: timeout)) }.start()
+        }
     }
 
     /// Forgets the received requests.

@@ -1,5 +1,6 @@
 import Foundation
 import NetTapCore
+import NetTapServer
 
 /// A raw TCP client for tests that must control the exact bytes: keep-alive and pipelining,
 /// malformed requests, disconnects at chosen moments. It parses responses just enough to check
@@ -39,16 +40,22 @@ public final class RawHTTPConnection {
     private var buffer: [UInt8] = []
     private var closed = false
     public let timeout: Double
+    /// True once a read ended with a TCP reset rather than an orderly close.
+    public private(set) var sawReset = false
 
     /// Connects to `host` (numeric, `127.0.0.1` or `::1`) and `port`; reads wait at most `timeout` seconds.
     public init(host: String = "127.0.0.1", port: Int, timeout: Double = 10) throws {
-        descriptor = try POSIX.connect(host: host, port: port)
+        do {
+            descriptor = try SocketGlue.connect(host: host, port: port)
+        } catch {
+            throw Failure(message: "\(error)")
+        }
         self.timeout = timeout
-        POSIX.setReceiveTimeout(descriptor, seconds: timeout)
+        SocketGlue.setReceiveTimeout(descriptor, seconds: timeout)
     }
 
     deinit {
-        if !closed { POSIX.closeDescriptor(descriptor) }
+        if !closed { SocketGlue.closeDescriptor(descriptor) }
     }
 
     public func send(_ text: String) throws {
@@ -56,19 +63,23 @@ public final class RawHTTPConnection {
     }
 
     public func send(_ data: Data) throws {
-        try data.withUnsafeBytes { try POSIX.sendAll(descriptor, $0) }
+        do {
+            try data.withUnsafeBytes { try SocketGlue.sendAll(descriptor, $0) }
+        } catch {
+            throw Failure(message: "sending \(data.count) bytes: \(error)")
+        }
     }
 
     /// Half-closes: the server sees end of input, and can still answer.
     public func shutdownWrite() {
-        POSIX.shutdownWrite(descriptor)
+        SocketGlue.shutdownWrite(descriptor)
     }
 
     /// Closes the socket; with `reset` the server sees a TCP reset instead of an orderly close.
     public func close(reset: Bool = false) {
         guard !closed else { return }
-        if reset { POSIX.setResetOnClose(descriptor) }
-        POSIX.closeDescriptor(descriptor)
+        if reset { SocketGlue.setResetOnClose(descriptor) }
+        SocketGlue.closeDescriptor(descriptor)
         closed = true
     }
 
@@ -172,15 +183,20 @@ public final class RawHTTPConnection {
     /// Receives once; false at end of input (orderly close or reset).
     private func fill(what: String) throws -> Bool {
         var scratch = [UInt8](repeating: 0, count: 65_536)
-        let result = try scratch.withUnsafeMutableBytes { try POSIX.receive(descriptor, into: $0) }
+        let result = scratch.withUnsafeMutableBytes { SocketGlue.receive(descriptor, into: $0) }
         switch result {
         case .bytes(let count):
             buffer.append(contentsOf: scratch[0..<count])
             return true
-        case .closed, .reset:
+        case .closed:
+            return false
+        case .reset:
+            sawReset = true
             return false
         case .timedOut:
             throw Failure(message: "timed out after \(timeout) s waiting for \(what)")
+        case .failed(let error):
+            throw Failure(message: "receiving \(what): \(error)")
         }
     }
 

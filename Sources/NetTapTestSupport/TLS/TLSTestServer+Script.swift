@@ -2,7 +2,7 @@ extension TLSTestServer {
     /// The HTTPS server run as a child process: Python's `ssl` over a threading `http.server`.
     /// Routes: GET /bytes/N?seed=S (the ScenarioBytes generator), POST|GET /echo (the body back),
     /// GET /status/N, GET /redirect?to=PATH (302). It prints `PORT <n>` once listening.
-    static let script = #"""
+    public static let script = #"""
     import http.server, ssl, sys, urllib.parse
 
     MASK = (1 << 64) - 1

@@ -47,6 +47,9 @@ public final class TLSTestServer: @unchecked Sendable {
     /// The PEM file of the test CA (for clients that take a CA file, such as curl's `--cacert`).
     public var caCertificateFile: URL { instance.material.caCertificate }
 
+    /// Where the CA sits in the system store while the server runs.
+    public var installedCertificateFile: URL { instance.installedCA }
+
     /// The URL of `pathAndQuery` on this server.
     public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
