@@ -249,21 +249,25 @@ enum HAREntryEncoder {
     }
 
     private static func appendTimings(_ timings: HARTimings, to out: inout JSONOutput) {
+        func phase(_ micros: Int64) {
+            // HARTimings marks an unknown phase with -1 microsecond; HAR wants -1 millisecond.
+            if micros < 0 { out.int(-1) } else { out.milliseconds(micros: micros) }
+        }
         out.beginObject()
         out.key("blocked")
-        out.milliseconds(micros: timings.blocked)
+        phase(timings.blocked)
         out.key("dns")
-        out.milliseconds(micros: timings.dns)
+        phase(timings.dns)
         out.key("connect")
-        out.milliseconds(micros: timings.connect)
+        phase(timings.connect)
         out.key("send")
-        out.milliseconds(micros: timings.send)
+        phase(timings.send)
         out.key("wait")
-        out.milliseconds(micros: timings.wait)
+        phase(timings.wait)
         out.key("receive")
-        out.milliseconds(micros: timings.receive)
+        phase(timings.receive)
         out.key("ssl")
-        out.milliseconds(micros: timings.ssl)
+        phase(timings.ssl)
         out.endObject()
     }
 
