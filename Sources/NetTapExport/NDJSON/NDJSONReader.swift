@@ -89,7 +89,7 @@ public struct NDJSONReader: Sendable {
         case .typeMismatch(let type, let context):
             return NDJSONImportError(
                 file: file, line: number, field: path(context.codingPath),
-                reason: "expected \(Self.name(of: type)), \(context.debugDescription)")
+                reason: "expected \(Self.name(of: type)), found \(Self.found(in: context.debugDescription))")
         case .valueNotFound(let type, let context):
             return NDJSONImportError(
                 file: file, line: number, field: path(context.codingPath),
@@ -103,6 +103,14 @@ public struct NDJSONReader: Sendable {
         @unknown default:
             return NDJSONImportError(file: file, line: number, reason: "\(error)")
         }
+    }
+
+    /// "number" from Foundation's "Expected to decode String but found number instead.", or the
+    /// whole message when it is worded otherwise.
+    private static func found(in message: String) -> String {
+        guard let start = message.range(of: "but found "), let end = message.range(of: " instead", range: start.upperBound..<message.endIndex)
+        else { return message }
+        return String(message[start.upperBound..<end.lowerBound])
     }
 
     private static func name(of type: Any.Type) -> String {
