@@ -8,7 +8,7 @@ import Testing
     /// Records every chunk the writer hands over.
     final class ChunkSink: ByteSink {
         var chunks: [Data] = []
-        func write(_ data: Data) throws { chunks.append(data) }
+        func append(_ data: Data) throws { chunks.append(data) }
     }
 
     static func manyExchanges(_ count: Int) -> [Exchange] {

@@ -58,7 +58,7 @@ public struct CurlExporter: Sendable {
             let header = field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value
             arguments.append("-H " + ShellQuote.quote(header))
         }
-        if body != nil, !request.headers.contains("Content-Type") {
+        if body != nil, request.headers.firstValue(asciiLowercased: "content-type") == nil {
             arguments.append("-H " + ShellQuote.quote("Content-Type:"))
         }
         if compressed { arguments.append("--compressed") }
@@ -70,7 +70,8 @@ public struct CurlExporter: Sendable {
             }
             if body.isRedacted { notes.append("request body redacted before capture") }
             if let reason = body.unavailableReason { notes.append("request body not captured: \(reason)") }
-            if Self.isText(body.data), let text = String(data: body.data, encoding: .utf8) {
+            // UTF-8 text without NUL bytes can travel as a shell word; anything else cannot.
+            if !body.data.contains(0), let text = UTF8Text.string(body.data) {
                 arguments.append("--data-raw " + ShellQuote.quote(text))
             } else if let directory = bodyDirectory {
                 let file = try writeBody(body.data, for: exchange, in: directory)
@@ -103,7 +104,7 @@ public struct CurlExporter: Sendable {
         var count = 0
         for exchange in exchanges {
             let text = (count == 0 ? "" : "\n") + (try command(for: exchange)) + "\n"
-            try sink.write(Data(text.utf8))
+            try sink.append(Data(text.utf8))
             count += 1
         }
         return count
@@ -111,15 +112,10 @@ public struct CurlExporter: Sendable {
 
     // MARK: Helpers
 
-    /// UTF-8 text without NUL bytes can travel as a shell word; anything else cannot.
-    static func isText(_ data: Data) -> Bool {
-        !data.contains(0) && String(validating: data, as: UTF8.self) != nil
-    }
-
     static func asksForCompression(_ acceptEncoding: String) -> Bool {
-        acceptEncoding.lowercased().split(separator: ",").contains { item in
-            let coding = item.split(separator: ";").first.map { $0.trimmingSpaces() } ?? ""
-            return ["gzip", "x-gzip", "deflate", "br", "zstd"].contains(coding)
+        ASCIIFields.split(acceptEncoding, separator: UInt8(ascii: ",")).contains { item in
+            let coding = ASCIIFields.split(item, separator: UInt8(ascii: ";"))[0]
+            return ["gzip", "x-gzip", "deflate", "br", "zstd"].contains { HTTPHeaders.nameMatches(coding, $0) }
         }
     }
 

@@ -19,7 +19,7 @@ public enum HAR {
             HARWriter.appendEntry(exchange, isFirst: index == 0, to: &output)
         }
         HARWriter.appendTail(to: &output)
-        return Data(output.bytes)
+        return output.data
     }
 
     /// Every entry of a HAR document as exchanges, or an error naming what is wrong and where

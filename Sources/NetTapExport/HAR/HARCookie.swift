@@ -17,11 +17,10 @@ struct HARCookie: Equatable, Sendable {
 
     /// Every `name=value` pair of every `Cookie` header, in order.
     static func requestCookies(in headers: HTTPHeaders) -> [HARCookie] {
-        headers.values(for: "Cookie").flatMap { value in
-            value.split(separator: ";").compactMap { pair -> HARCookie? in
-                let trimmed = pair.trimmingSpaces()
-                guard !trimmed.isEmpty else { return nil }
-                let (name, value) = splitPair(trimmed)
+        headers.values(asciiLowercased: "cookie").flatMap { value in
+            ASCIIFields.split(value, separator: UInt8(ascii: ";")).compactMap { pair -> HARCookie? in
+                guard !pair.isEmpty else { return nil }
+                let (name, value) = ASCIIFields.splitPair(pair)
                 return HARCookie(name: name, value: value)
             }
         }
@@ -29,42 +28,30 @@ struct HARCookie: Equatable, Sendable {
 
     /// One cookie per `Set-Cookie` header, with its attributes.
     static func responseCookies(in headers: HTTPHeaders) -> [HARCookie] {
-        headers.values(for: "Set-Cookie").compactMap(parseSetCookie)
+        headers.values(asciiLowercased: "set-cookie").compactMap(parseSetCookie)
     }
 
     static func parseSetCookie(_ header: String) -> HARCookie? {
-        var parts = header.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
-        guard let first = parts.next()?.trimmingSpaces(), !first.isEmpty else { return nil }
-        let (name, value) = splitPair(first)
+        let parts = ASCIIFields.split(header, separator: UInt8(ascii: ";"))
+        guard let first = parts.first, !first.isEmpty else { return nil }
+        let (name, value) = ASCIIFields.splitPair(first)
         var cookie = HARCookie(name: name, value: value)
-        while let part = parts.next() {
-            let (attribute, attributeValue) = splitPair(part.trimmingSpaces())
-            switch attribute.lowercased() {
-            case "path": cookie.path = attributeValue
-            case "domain": cookie.domain = attributeValue
-            case "expires": cookie.expires = CookieDate.parse(attributeValue)
-            case "httponly": cookie.httpOnly = true
-            case "secure": cookie.secure = true
-            case "samesite": cookie.sameSite = attributeValue
-            default: break
+        for part in parts.dropFirst() {
+            let (attribute, attributeValue) = ASCIIFields.splitPair(part)
+            if HTTPHeaders.nameMatches(attribute, "path") {
+                cookie.path = attributeValue
+            } else if HTTPHeaders.nameMatches(attribute, "domain") {
+                cookie.domain = attributeValue
+            } else if HTTPHeaders.nameMatches(attribute, "expires") {
+                cookie.expires = CookieDate.parse(attributeValue)
+            } else if HTTPHeaders.nameMatches(attribute, "httponly") {
+                cookie.httpOnly = true
+            } else if HTTPHeaders.nameMatches(attribute, "secure") {
+                cookie.secure = true
+            } else if HTTPHeaders.nameMatches(attribute, "samesite") {
+                cookie.sameSite = attributeValue
             }
         }
         return cookie
-    }
-
-    private static func splitPair(_ text: String) -> (String, String) {
-        guard let equals = text.firstIndex(of: "=") else { return (text, "") }
-        return (String(text[..<equals]).trimmingSpaces(), String(text[text.index(after: equals)...]).trimmingSpaces())
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs (no Foundation character sets on the hot path).
-    func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-              let last = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(self[first...last])
     }
 }

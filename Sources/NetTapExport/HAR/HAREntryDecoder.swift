@@ -168,12 +168,22 @@ enum HAREntryDecoder {
                 guard pair.count == 2 else {
                     throw element.fail("expected a [name, value] pair, found an array of \(pair.count) elements")
                 }
-                let name = try JSONField(pair[0], path: element.path + "[0]").string()
-                let value = try JSONField(pair[1], path: element.path + "[1]").string()
+                guard case .string(let name) = pair[0], case .string(let value) = pair[1] else {
+                    let path = element.path
+                    _ = try JSONField.element(pair[0], of: path, index: 0).string()
+                    _ = try JSONField.element(pair[1], of: path, index: 1).string()
+                    continue
+                }
                 fields.append(HTTPHeaderField(name: name, value: value))
-            case .object?:
-                let object = try element.object()
-                fields.append(HTTPHeaderField(name: try object["name"].string(), value: try object["value"].string()))
+            case .object(let members)?:
+                // The common case without building a path; on a problem, the checked way names it.
+                guard case .string(let name)? = members["name"], case .string(let value)? = members["value"] else {
+                    let object = try element.object()
+                    _ = try object["name"].string()
+                    _ = try object["value"].string()
+                    continue
+                }
+                fields.append(HTTPHeaderField(name: name, value: value))
             default:
                 throw element.fail(
                     "expected an object with \"name\" and \"value\", found \(element.value?.kindDescription ?? "nothing")")
@@ -188,7 +198,9 @@ enum HAREntryDecoder {
         case nil, "", "utf8", "utf-8":
             return Data(text.utf8)
         case "base64":
-            var compact = text.filter { !$0.isWhitespace }
+            // Some writers wrap base64 in lines; most do not, and filtering Characters is slow.
+            var compact = text.utf8.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+                ? text.filter { !$0.isWhitespace } : text
             // Some writers drop the padding; base64 without it is still unambiguous.
             if compact.count % 4 != 0 { compact += String(repeating: "=", count: 4 - compact.count % 4) }
             guard let data = Data(base64Encoded: compact) else { throw textPath.fail("is not valid base64") }
@@ -240,7 +252,7 @@ enum HAREntryDecoder {
         return nil
     }
 
-    private static func customObject(_ value: JSONValue?) -> [String: JSONValue]? {
+    private static func customObject(_ value: JSONValue?) -> JSONMembers? {
         if case .object(let members)? = value { return members }
         return nil
     }
@@ -297,7 +309,11 @@ enum HAREntryDecoder {
 
     private static func decodeLabels(_ field: JSONField) -> [String: String] {
         guard let members = customObject(field.value) else { return [:] }
-        return members.compactMapValues(customString)
+        var labels: [String: String] = [:]
+        for (key, value) in members.list {
+            if case .string(let text) = value { labels[key] = text }
+        }
+        return labels
     }
 
     private static func decodeRedirects(_ field: JSONField) -> [RedirectHop] {
@@ -323,13 +339,17 @@ enum HAREntryDecoder {
     /// `_metrics` as NetTap writes it; null means the exchange had none.
     private static func decodeMetrics(_ field: JSONField) -> TimingMetrics? {
         guard let members = customObject(field.value) else { return nil }
-        var metrics = TimingMetrics()
-        for (name, keyPath) in zip(HARMetricsFields.names, HARMetricsFields.keyPaths) {
-            let key = name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
-            if let text = customString(members[key]), let micros = ISOTimestamp.parse(text) {
-                metrics[keyPath: keyPath] = ISOTimestamp.date(micros: micros)
-            }
+        func instant(_ key: String) -> Date? {
+            guard let text = customString(members[key]), let micros = ISOTimestamp.parse(text) else { return nil }
+            return ISOTimestamp.date(micros: micros)
         }
+        var metrics = TimingMetrics(
+            fetchStart: instant("fetchStart"), domainLookupStart: instant("domainLookupStart"),
+            domainLookupEnd: instant("domainLookupEnd"), connectStart: instant("connectStart"),
+            connectEnd: instant("connectEnd"), secureConnectionStart: instant("secureConnectionStart"),
+            secureConnectionEnd: instant("secureConnectionEnd"), requestStart: instant("requestStart"),
+            requestEnd: instant("requestEnd"), responseStart: instant("responseStart"),
+            responseEnd: instant("responseEnd"))
         metrics.remoteAddress = customString(members["remoteAddress"])
         metrics.remotePort = customInt(members["remotePort"]).map { Int($0) }
         if case .bool(let reused)? = members["isReusedConnection"] { metrics.isReusedConnection = reused }

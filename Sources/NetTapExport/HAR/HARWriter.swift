@@ -75,14 +75,14 @@ public final class HARWriter {
     }
 
     private func flushIfNeeded() throws {
-        if output.bytes.count >= flushThreshold { try flush() }
+        if output.count >= flushThreshold { try flush() }
     }
 
     private func flush() throws {
-        guard !output.bytes.isEmpty else { return }
-        let chunk = Data(output.bytes)
+        guard output.count > 0 else { return }
+        let chunk = output.data
         output.removeAll()
-        try sink.write(chunk)
+        try sink.append(chunk)
         bytesWritten += Int64(chunk.count)
     }
 

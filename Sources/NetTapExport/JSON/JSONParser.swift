@@ -125,11 +125,11 @@ struct JSONParser {
         switch byte {
         case UInt8(ascii: "{"):
             offset += 1
-            var members: [String: JSONValue] = [:]
+            var members: [(key: String, value: JSONValue)] = []
             skipWhitespace()
             if peek() == UInt8(ascii: "}") {
                 offset += 1
-                return .object(members)
+                return .object(JSONMembers(members))
             }
             while true {
                 skipWhitespace()
@@ -139,13 +139,13 @@ struct JSONParser {
                 let key = try parseString()
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"), what: "':' after an object key")
-                members[key] = try parseValue(depth: depth + 1)
+                members.append((key: key, value: try parseValue(depth: depth + 1)))
                 skipWhitespace()
                 switch peek() {
                 case UInt8(ascii: ","): offset += 1
                 case UInt8(ascii: "}"):
                     offset += 1
-                    return .object(members)
+                    return .object(JSONMembers(members))
                 default: throw error("expected ',' or '}' after an object member, found \(describeNext())")
                 }
             }
@@ -238,11 +238,29 @@ struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    /// Parses a string starting at its opening quote. Runs without escapes are copied in one piece.
+    /// Parses a string starting at its opening quote. A string without escapes (most of them) is
+    /// made straight from the file's bytes; escapes switch to building a copy.
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let quote = offset
         offset += 1
-        var result = [UInt8]()
+        let start = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                guard let string = UTF8Text.string(UnsafeRawBufferPointer(rebasing: bytes[start..<(offset - 1)])) else {
+                    offset = quote
+                    throw error("string is not valid UTF-8")
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                throw error("control character U+\(hex(byte)) must be escaped in a string")
+            }
+            offset += 1
+        }
+        var result = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
         var runStart = offset
         while true {
             guard offset < bytes.count else {
@@ -251,12 +269,12 @@ struct JSONParser {
             }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
-                result.append(contentsOf: bytes[runStart..<offset])
+                result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<offset]))
                 offset += 1
                 break
             }
             if byte == UInt8(ascii: "\\") {
-                result.append(contentsOf: bytes[runStart..<offset])
+                result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<offset]))
                 try parseEscape(into: &result)
                 runStart = offset
                 continue
@@ -266,7 +284,7 @@ struct JSONParser {
             }
             offset += 1
         }
-        guard let string = String(validating: result, as: UTF8.self) else {
+        guard let string = result.withUnsafeBytes({ UTF8Text.string($0) }) else {
             offset = quote
             throw error("string is not valid UTF-8")
         }

@@ -40,6 +40,6 @@ public final class NDJSONWriter {
         guard !buffer.isEmpty else { return }
         let chunk = buffer
         buffer = Data()
-        try sink.write(chunk)
+        try sink.append(chunk)
     }
 }

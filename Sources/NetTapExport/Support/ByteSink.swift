@@ -10,12 +10,13 @@ import Foundation
 /// let writer = HARWriter(sink: handle)
 /// ```
 public protocol ByteSink: AnyObject {
-    /// Appends `data` after everything written before.
-    func write(_ data: Data) throws
+    /// Appends `data` after everything written before. (Not `write(_:)`: that name would collide
+    /// with FileHandle's own non-throwing method.)
+    func append(_ data: Data) throws
 }
 
 extension FileHandle: ByteSink {
-    public func write(_ data: Data) throws {
+    public func append(_ data: Data) throws {
         try write(contentsOf: data)
     }
 }
@@ -26,7 +27,7 @@ public final class DataSink: ByteSink {
 
     public init() {}
 
-    public func write(_ data: Data) throws {
+    public func append(_ data: Data) throws {
         self.data.append(data)
     }
 }

@@ -26,44 +26,37 @@ enum ISOTimestamp {
     /// "2026-05-28T20:26:40.250Z": three fractional digits when the instant falls on a millisecond,
     /// six otherwise, none dropped.
     static func string(micros: Int64) -> String {
-        var bytes: [UInt8] = []
-        append(micros: micros, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var output = JSONOutput(capacity: 32)
+        output.timestampText(micros: micros)
+        return String(decoding: output.data, as: UTF8.self)
     }
 
-    static func append(micros: Int64, to bytes: inout [UInt8]) {
-        let clamped = min(max(micros, minMicros), maxMicros)
-        var seconds = clamped / 1_000_000
-        var fraction = clamped % 1_000_000
-        if fraction < 0 {
-            fraction += 1_000_000
-            seconds -= 1
+    /// The calendar fields of an instant, in UTC.
+    struct Parts {
+        var year, month, day, hour, minute, second: Int64
+        /// Microseconds within the second.
+        var fraction: Int64
+
+        init(micros: Int64) {
+            let clamped = min(max(micros, ISOTimestamp.minMicros), ISOTimestamp.maxMicros)
+            var seconds = clamped / 1_000_000
+            var fraction = clamped % 1_000_000
+            if fraction < 0 {
+                fraction += 1_000_000
+                seconds -= 1
+            }
+            var days = seconds / 86_400
+            var secondOfDay = seconds % 86_400
+            if secondOfDay < 0 {
+                secondOfDay += 86_400
+                days -= 1
+            }
+            (year, month, day) = ISOTimestamp.civil(fromDays: days)
+            hour = secondOfDay / 3600
+            minute = secondOfDay / 60 % 60
+            second = secondOfDay % 60
+            self.fraction = fraction
         }
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
-        appendPadded(year, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(month, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(day, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendPadded(secondOfDay / 3600, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay / 60 % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        if fraction % 1000 == 0 {
-            appendPadded(fraction / 1000, width: 3, to: &bytes)
-        } else {
-            appendPadded(fraction, width: 6, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// Parses "YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hhmm)" into microseconds since 1970.
@@ -170,18 +163,6 @@ enum ISOTimestamp {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
         default: return 31
-        }
-    }
-
-    /// Appends `value` (0 ≤ value < 10^width) as exactly `width` digits.
-    private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
         }
     }
 }
