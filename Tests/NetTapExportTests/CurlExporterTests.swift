@@ -213,7 +213,10 @@ import Testing
         let groups = text.components(separatedBy: "\n\n")
         #expect(groups.count == 3)
         let sink = DataSink()
-        #expect(try exporter.write(exchanges, to: sink) == 3)
+        let writer = CurlWriter(sink: sink, exporter: exporter)
+        for exchange in exchanges { try writer.write(exchange) }
+        try writer.finish()
+        #expect(writer.commandCount == 3)
         #expect(sink.data == Data(text.utf8))
         for (index, group) in groups.enumerated() {
             let seen = try Self.send(group.trimmingCharacters(in: .newlines), to: recorder)

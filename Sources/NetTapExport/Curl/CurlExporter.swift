@@ -93,21 +93,9 @@ public struct CurlExporter: Sendable {
     }
 
     /// Commands for many exchanges, separated by blank lines, ending with a newline.
+    /// (`CurlWriter` writes the same text to a sink as it goes.)
     public func commands(for exchanges: some Sequence<Exchange>) throws -> String {
         try exchanges.map(command(for:)).joined(separator: "\n\n") + "\n"
-    }
-
-    /// Writes the commands to `sink` one by one, so that large exports stay out of memory.
-    /// Returns how many commands were written.
-    @discardableResult
-    public func write(_ exchanges: some Sequence<Exchange>, to sink: any ByteSink) throws -> Int {
-        var count = 0
-        for exchange in exchanges {
-            let text = (count == 0 ? "" : "\n") + (try command(for: exchange)) + "\n"
-            try sink.append(Data(text.utf8))
-            count += 1
-        }
-        return count
     }
 
     // MARK: Helpers
