@@ -28,10 +28,7 @@ enum HAREntryEncoder {
         out.endObject()
         out.key("timings")
         appendTimings(timings, to: &out)
-        if let address = exchange.metrics?.remoteAddress {
-            out.key("serverIPAddress")
-            out.string(address)
-        }
+        out.member("serverIPAddress", ifPresent: exchange.metrics?.remoteAddress)
         appendNetTapFields(exchange, to: &out)
         out.endObject()
     }
@@ -41,12 +38,9 @@ enum HAREntryEncoder {
     private static func appendRequest(_ exchange: Exchange, to out: inout JSONOutput) {
         let request = exchange.request
         out.beginObject()
-        out.key("method")
-        out.string(request.method)
-        out.key("url")
-        out.string(request.url)
-        out.key("httpVersion")
-        out.string(exchange.response?.httpVersion ?? exchange.metrics?.networkProtocol ?? "")
+        out.member("method", request.method)
+        out.member("url", request.url)
+        out.member("httpVersion", exchange.response?.httpVersion ?? exchange.metrics?.networkProtocol ?? "")
         out.key("cookies")
         appendCookies(HARCookie.requestCookies(in: request.headers), to: &out)
         out.key("headers")
@@ -56,23 +50,18 @@ enum HAREntryEncoder {
         if let body = request.body {
             out.key("postData")
             out.beginObject()
-            out.key("mimeType")
-            out.string(body.contentType ?? "")
+            out.member("mimeType", body.contentType ?? "")
             if body.unavailableReason == nil {
                 let (text, isBase64) = encodedText(body.data)
-                out.key("text")
-                out.string(text)
+                out.member("text", text)
                 if isBase64 {
-                    out.key("_encoding")
-                    out.string("base64")
+                    out.member("_encoding", "base64")
                 }
             }
             out.endObject()
         }
-        out.key("headersSize")
-        out.int(-1)
-        out.key("bodySize")
-        out.int(request.body.map { $0.size ?? -1 } ?? 0)
+        out.member("headersSize", int: -1)
+        out.member("bodySize", int: request.body.map { $0.size ?? -1 } ?? 0)
         appendBodyFlags(request.body, to: &out)
         out.endObject()
     }
@@ -85,55 +74,38 @@ enum HAREntryEncoder {
             return
         }
         out.beginObject()
-        out.key("status")
-        out.int(response.statusCode)
-        out.key("statusText")
-        out.string(HTTPStatusText.reason(for: response.statusCode))
-        out.key("httpVersion")
-        out.string(response.httpVersion ?? "")
+        out.member("status", int: response.statusCode)
+        out.member("statusText", HTTPStatusText.reason(for: response.statusCode))
+        out.member("httpVersion", response.httpVersion ?? "")
         out.key("cookies")
         appendCookies(HARCookie.responseCookies(in: response.headers), to: &out)
         out.key("headers")
         appendHeaders(response.headers, to: &out)
         out.key("content")
         out.beginObject()
-        out.key("size")
-        out.int(response.body.map { $0.size ?? -1 } ?? 0)
-        out.key("mimeType")
+        out.member("size", int: response.body.map { $0.size ?? -1 } ?? 0)
         // With a body, its own media type (so that import restores it exactly); without one, the header's.
-        if let body = response.body {
-            out.string(body.contentType ?? "")
-        } else {
-            out.string(response.headers.firstValue(asciiLowercased: "content-type") ?? "")
-        }
+        let mimeType = response.body.map { $0.contentType ?? "" }
+            ?? response.headers.firstValue(asciiLowercased: "content-type") ?? ""
+        out.member("mimeType", mimeType)
         if let body = response.body, body.unavailableReason == nil {
             let (text, isBase64) = encodedText(body.data)
-            out.key("text")
-            out.string(text)
+            out.member("text", text)
             if isBase64 {
-                out.key("encoding")
-                out.string("base64")
+                out.member("encoding", "base64")
             }
         }
         out.endObject()
-        out.key("redirectURL")
-        out.string((300...399).contains(response.statusCode) ? response.headers.firstValue(asciiLowercased: "location") ?? "" : "")
-        out.key("headersSize")
-        out.int(-1)
-        out.key("bodySize")
-        // bodySize counts bytes on the wire; NetTap keeps decoded bytes, so with a content coding
+        let isRedirect = (300...399).contains(response.statusCode)
+        out.member("redirectURL", isRedirect ? response.headers.firstValue(asciiLowercased: "location") ?? "" : "")
+        out.member("headersSize", int: -1)
+        // bodySize counts bytes on the wire; NetTap keeps decoded bytes, so under a content coding
         // the wire size is unknown.
         let codings = response.headers.firstValue(asciiLowercased: "content-encoding")
             .map { ASCIIFields.split($0, separator: UInt8(ascii: ",")) } ?? []
-        if codings.contains(where: { !$0.isEmpty && !HTTPHeaders.nameMatches($0, "identity") }) {
-            out.int(-1)
-        } else {
-            out.int(response.body.map { $0.size ?? -1 } ?? 0)
-        }
-        if let url = response.url {
-            out.key("_url")
-            out.string(url)
-        }
+        let isEncoded = codings.contains { !$0.isEmpty && !HTTPHeaders.nameMatches($0, "identity") }
+        out.member("bodySize", int: isEncoded ? -1 : response.body.map { $0.size ?? -1 } ?? 0)
+        out.member("_url", ifPresent: response.url)
         appendBodyFlags(response.body, to: &out)
         out.endObject()
     }
@@ -141,12 +113,9 @@ enum HAREntryEncoder {
     /// What browsers write for a request that got no response: status 0 and empty parts.
     private static func appendMissingResponse(to out: inout JSONOutput) {
         out.beginObject()
-        out.key("status")
-        out.int(0)
-        out.key("statusText")
-        out.string("")
-        out.key("httpVersion")
-        out.string("")
+        out.member("status", int: 0)
+        out.member("statusText", "")
+        out.member("httpVersion", "")
         out.key("cookies")
         out.beginArray()
         out.endArray()
@@ -155,17 +124,12 @@ enum HAREntryEncoder {
         out.endArray()
         out.key("content")
         out.beginObject()
-        out.key("size")
-        out.int(0)
-        out.key("mimeType")
-        out.string("")
+        out.member("size", int: 0)
+        out.member("mimeType", "")
         out.endObject()
-        out.key("redirectURL")
-        out.string("")
-        out.key("headersSize")
-        out.int(-1)
-        out.key("bodySize")
-        out.int(0)
+        out.member("redirectURL", "")
+        out.member("headersSize", int: -1)
+        out.member("bodySize", int: 0)
         out.endObject()
     }
 
@@ -175,10 +139,8 @@ enum HAREntryEncoder {
         out.beginArray()
         for field in headers {
             out.beginObject()
-            out.key("name")
-            out.string(field.name)
-            out.key("value")
-            out.string(field.value)
+            out.member("name", field.name)
+            out.member("value", field.value)
             out.endObject()
         }
         out.endArray()
@@ -188,34 +150,21 @@ enum HAREntryEncoder {
         out.beginArray()
         for cookie in cookies {
             out.beginObject()
-            out.key("name")
-            out.string(cookie.name)
-            out.key("value")
-            out.string(cookie.value)
-            if let path = cookie.path {
-                out.key("path")
-                out.string(path)
-            }
-            if let domain = cookie.domain {
-                out.key("domain")
-                out.string(domain)
-            }
+            out.member("name", cookie.name)
+            out.member("value", cookie.value)
+            out.member("path", ifPresent: cookie.path)
+            out.member("domain", ifPresent: cookie.domain)
             if let expires = cookie.expires {
                 out.key("expires")
                 out.timestamp(micros: expires)
             }
             if cookie.httpOnly {
-                out.key("httpOnly")
-                out.bool(true)
+                out.member("httpOnly", bool: true)
             }
             if cookie.secure {
-                out.key("secure")
-                out.bool(true)
+                out.member("secure", bool: true)
             }
-            if let sameSite = cookie.sameSite {
-                out.key("sameSite")
-                out.string(sameSite)
-            }
+            out.member("sameSite", ifPresent: cookie.sameSite)
             out.endObject()
         }
         out.endArray()
@@ -236,10 +185,8 @@ enum HAREntryEncoder {
                 if ampersand > start {
                     let equals = bytes[start..<ampersand].firstIndex(of: UInt8(ascii: "=")) ?? ampersand
                     out.beginObject()
-                    out.key("name")
-                    out.string(percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<equals])))
-                    out.key("value")
-                    out.string(percentDecoded(UnsafeBufferPointer(rebasing: bytes[min(equals + 1, ampersand)..<ampersand])))
+                    out.member("name", percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<equals])))
+                    out.member("value", percentDecoded(UnsafeBufferPointer(rebasing: bytes[min(equals + 1, ampersand)..<ampersand])))
                     out.endObject()
                 }
                 start = ampersand + 1
@@ -256,42 +203,31 @@ enum HAREntryEncoder {
     }
 
     private static func appendTimings(_ timings: HARTimings, to out: inout JSONOutput) {
-        func phase(_ micros: Int64) {
+        func phase(_ name: StaticString, _ micros: Int64) {
+            out.key(name)
             // HARTimings marks an unknown phase with -1 microsecond; HAR wants -1 millisecond.
             if micros < 0 { out.int(-1) } else { out.milliseconds(micros: micros) }
         }
         out.beginObject()
-        out.key("blocked")
-        phase(timings.blocked)
-        out.key("dns")
-        phase(timings.dns)
-        out.key("connect")
-        phase(timings.connect)
-        out.key("send")
-        phase(timings.send)
-        out.key("wait")
-        phase(timings.wait)
-        out.key("receive")
-        phase(timings.receive)
-        out.key("ssl")
-        phase(timings.ssl)
+        phase("blocked", timings.blocked)
+        phase("dns", timings.dns)
+        phase("connect", timings.connect)
+        phase("send", timings.send)
+        phase("wait", timings.wait)
+        phase("receive", timings.receive)
+        phase("ssl", timings.ssl)
         out.endObject()
     }
 
     private static func appendBodyFlags(_ body: CapturedBody?, to out: inout JSONOutput) {
         guard let body else { return }
         if body.isTruncated {
-            out.key("_bodyTruncated")
-            out.bool(true)
+            out.member("_bodyTruncated", bool: true)
         }
         if body.isRedacted {
-            out.key("_bodyRedacted")
-            out.bool(true)
+            out.member("_bodyRedacted", bool: true)
         }
-        if let reason = body.unavailableReason {
-            out.key("_bodyUnavailable")
-            out.string(reason)
-        }
+        out.member("_bodyUnavailable", ifPresent: body.unavailableReason)
     }
 
     /// The body as HAR text: itself when it is UTF-8, else base64.
@@ -305,14 +241,10 @@ enum HAREntryEncoder {
     // MARK: NetTap fields
 
     private static func appendNetTapFields(_ exchange: Exchange, to out: inout JSONOutput) {
-        out.key("_id")
-        out.string(exchange.id.uuidString)
-        out.key("_sessionId")
-        out.string(exchange.sessionID)
-        out.key("_capturePath")
-        out.string(exchange.capturePath.rawValue)
-        out.key("_taskKind")
-        out.string(exchange.taskKind.rawValue)
+        out.member("_id", exchange.id.uuidString)
+        out.member("_sessionId", exchange.sessionID)
+        out.member("_capturePath", exchange.capturePath.rawValue)
+        out.member("_taskKind", exchange.taskKind.rawValue)
         out.key("_labels")
         out.beginObject()
         for key in exchange.labels.keys.sorted() {
@@ -323,14 +255,10 @@ enum HAREntryEncoder {
         if let error = exchange.error {
             out.key("_error")
             out.beginObject()
-            out.key("category")
-            out.string(error.category.rawValue)
-            out.key("domain")
-            out.string(error.domain)
-            out.key("code")
-            out.int(error.code)
-            out.key("message")
-            out.string(error.message)
+            out.member("category", error.category.rawValue)
+            out.member("domain", error.domain)
+            out.member("code", int: error.code)
+            out.member("message", error.message)
             out.endObject()
         }
         if !exchange.redirects.isEmpty {
@@ -338,14 +266,10 @@ enum HAREntryEncoder {
             out.beginArray()
             for hop in exchange.redirects {
                 out.beginObject()
-                out.key("url")
-                out.string(hop.url)
-                out.key("statusCode")
-                out.int(hop.statusCode)
-                out.key("location")
-                out.string(hop.location)
-                out.key("followed")
-                out.bool(hop.followed)
+                out.member("url", hop.url)
+                out.member("statusCode", int: hop.statusCode)
+                out.member("location", hop.location)
+                out.member("followed", bool: hop.followed)
                 out.endObject()
             }
             out.endArray()
@@ -355,12 +279,9 @@ enum HAREntryEncoder {
             out.beginArray()
             for modification in exchange.modifications {
                 out.beginObject()
-                out.key("rule")
-                out.string(modification.rule)
-                out.key("action")
-                out.string(modification.action)
-                out.key("detail")
-                out.string(modification.detail)
+                out.member("rule", modification.rule)
+                out.member("action", modification.action)
+                out.member("detail", modification.detail)
                 out.endObject()
             }
             out.endArray()
@@ -372,8 +293,7 @@ enum HAREntryEncoder {
             out.null()
         }
         if exchange.duration == nil {
-            out.key("_durationUnknown")
-            out.bool(true)
+            out.member("_durationUnknown", bool: true)
         }
     }
 
@@ -397,29 +317,19 @@ enum HAREntryEncoder {
         instant("requestEnd", metrics.requestEnd)
         instant("responseStart", metrics.responseStart)
         instant("responseEnd", metrics.responseEnd)
-        if let address = metrics.remoteAddress {
-            out.key("remoteAddress")
-            out.string(address)
-        }
+        out.member("remoteAddress", ifPresent: metrics.remoteAddress)
         if let port = metrics.remotePort {
-            out.key("remotePort")
-            out.int(port)
+            out.member("remotePort", int: port)
         }
         if let reused = metrics.isReusedConnection {
-            out.key("isReusedConnection")
-            out.bool(reused)
+            out.member("isReusedConnection", bool: reused)
         }
-        if let networkProtocol = metrics.networkProtocol {
-            out.key("networkProtocol")
-            out.string(networkProtocol)
-        }
+        out.member("networkProtocol", ifPresent: metrics.networkProtocol)
         if let sent = metrics.bytesSent {
-            out.key("bytesSent")
-            out.int(sent)
+            out.member("bytesSent", int: sent)
         }
         if let received = metrics.bytesReceived {
-            out.key("bytesReceived")
-            out.int(received)
+            out.member("bytesReceived", int: received)
         }
         out.endObject()
     }

@@ -101,6 +101,36 @@ struct JSONOutput: ~Copyable {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    // MARK: Members
+
+    /// `"key":"value"`.
+    mutating func member(_ key: StaticString, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    /// `"key":"value"`, or nothing when `value` is nil.
+    mutating func member(_ key: StaticString, ifPresent value: String?) {
+        guard let value else { return }
+        member(key, value)
+    }
+
+    /// `"key":123`.
+    mutating func member(_ key: StaticString, int value: Int64) {
+        self.key(key)
+        int(value)
+    }
+
+    mutating func member(_ key: StaticString, int value: Int) {
+        member(key, int: Int64(value))
+    }
+
+    /// `"key":true`.
+    mutating func member(_ key: StaticString, bool value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
     // MARK: Values
 
     mutating func string(_ value: String) {

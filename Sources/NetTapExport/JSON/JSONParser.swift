@@ -54,6 +54,11 @@ struct JSONParser {
             default: throw error("expected ',' or '}' after an object member, found \(describeNext())")
             }
         }
+        return try parseMemberKey()
+    }
+
+    /// `"key":` with the whitespace around it; the value follows.
+    private mutating func parseMemberKey() throws(JSONSyntaxError) -> String {
         skipWhitespace()
         guard peek() == UInt8(ascii: "\"") else {
             throw error("expected a string key in double quotes, found \(describeNext())")
@@ -132,13 +137,7 @@ struct JSONParser {
                 return .object(JSONMembers(members))
             }
             while true {
-                skipWhitespace()
-                guard peek() == UInt8(ascii: "\"") else {
-                    throw error("expected a string key in double quotes, found \(describeNext())")
-                }
-                let key = try parseString()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"), what: "':' after an object key")
+                let key = try parseMemberKey()
                 members.append((key: key, value: try parseValue(depth: depth + 1)))
                 skipWhitespace()
                 switch peek() {
