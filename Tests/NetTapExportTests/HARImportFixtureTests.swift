@@ -88,7 +88,7 @@ import Testing
 
         let search = exchanges[1]
         // Params only (no text): the body is rebuilt as a form.
-        #expect(search.request.body?.text == "q=swift%20testing&page=1")
+        #expect(search.request.body?.text == "q=swift%20testing%20caf%C3%A9&page=1")
         #expect(search.response?.statusCode == 404)
         #expect(search.response?.body?.text == "{\"error\":\"no hit\"}\n")
         #expect(search.metrics?.fetchStart == nil, "blocked -1: no fetch start")

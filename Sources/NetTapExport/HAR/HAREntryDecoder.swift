@@ -102,11 +102,14 @@ enum HAREntryDecoder {
         return Data(pairs.joined(separator: "&").utf8)
     }
 
+    /// Percent-encodes all but ASCII letters, digits and "-._~" (CharacterSet.alphanumerics would
+    /// let non-ASCII letters through unencoded).
     private static func formEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: formSafe) ?? text
     }
+
+    private static let formSafe = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     // MARK: Response
 
