@@ -21,6 +21,9 @@ enum ExportBenchmark {
         var peakRSSBeforeKB: Int
         var peakRSSAfterKB: Int
         var rssAfterKB: Int
+        /// Resident memory not backed by a file: import maps the HAR file, whose pages count in
+        /// RSS but are the kernel's page cache; this is the memory the reader itself holds.
+        var anonymousRSSAfterKB: Int
     }
 
     struct Report: Codable {
@@ -91,7 +94,8 @@ enum ExportBenchmark {
             exchanges: count, seconds: seconds, cpuSeconds: cpuSeconds, bytes: writer.bytesWritten,
             exchangesPerSecond: Double(count) / seconds,
             megabytesPerSecond: Double(writer.bytesWritten) / 1_048_576 / seconds,
-            peakRSSBeforeKB: before.peakKB, peakRSSAfterKB: after.peakKB, rssAfterKB: after.residentKB)
+            peakRSSBeforeKB: before.peakKB, peakRSSAfterKB: after.peakKB, rssAfterKB: after.residentKB,
+            anonymousRSSAfterKB: after.anonymousKB)
     }
 
     private static func importFile(_ url: URL, expected: Int) throws -> Run {
@@ -108,7 +112,8 @@ enum ExportBenchmark {
         return Run(
             exchanges: count, seconds: seconds, cpuSeconds: cpuSeconds, bytes: size, exchangesPerSecond: Double(count) / seconds,
             megabytesPerSecond: Double(size) / 1_048_576 / seconds,
-            peakRSSBeforeKB: before.peakKB, peakRSSAfterKB: after.peakKB, rssAfterKB: after.residentKB)
+            peakRSSBeforeKB: before.peakKB, peakRSSAfterKB: after.peakKB, rssAfterKB: after.residentKB,
+            anonymousRSSAfterKB: after.anonymousKB)
     }
 
     private static func describe(_ what: String, _ run: Run) -> String {
@@ -116,7 +121,8 @@ enum ExportBenchmark {
         return "\(what) \(run.exchanges) exchanges: \(fixed(run.seconds, 2)) s (CPU \(fixed(run.cpuSeconds, 2)) s), "
             + "\(fixed(run.exchangesPerSecond, 0)) exchanges/s, \(fixed(run.megabytesPerSecond)) MB/s, "
             + "\(fixed(Double(run.bytes) / 1_048_576)) MB; peak RSS \(run.peakRSSBeforeKB / 1024) MB before, "
-            + "\(run.peakRSSAfterKB / 1024) MB after (RSS now \(run.rssAfterKB / 1024) MB)"
+            + "\(run.peakRSSAfterKB / 1024) MB after (RSS now \(run.rssAfterKB / 1024) MB, "
+            + "\(run.anonymousRSSAfterKB / 1024) MB of it not file-backed)"
     }
 }
 
@@ -124,10 +130,11 @@ enum ExportBenchmark {
 struct ProcessMemory {
     var peakKB: Int
     var residentKB: Int
+    var anonymousKB: Int
 
     static func current() -> ProcessMemory {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
-            return ProcessMemory(peakKB: -1, residentKB: -1)
+            return ProcessMemory(peakKB: -1, residentKB: -1, anonymousKB: -1)
         }
         func field(_ name: String) -> Int {
             for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
@@ -135,7 +142,7 @@ struct ProcessMemory {
             }
             return -1
         }
-        return ProcessMemory(peakKB: field("VmHWM"), residentKB: field("VmRSS"))
+        return ProcessMemory(peakKB: field("VmHWM"), residentKB: field("VmRSS"), anonymousKB: field("RssAnon"))
     }
 
     /// User plus system CPU seconds this process has used.

@@ -174,8 +174,8 @@ import Testing
         #expect(seen.values("Content-Type") == ["application/octet-stream"])
     }
 
-    @Test func headAndEmptyBodiesAndBodylessPosts() throws {
-        let recorder = try Recorder(count: 3)
+    @Test func headAndEmptyBodiesAndBodylessPostsAndMethodCase() throws {
+        let recorder = try Recorder(count: 4)
         let exporter = CurlExporter()
         var seen = try Self.send(try exporter.command(for: Self.exchange("HEAD", "/h", port: recorder.port)), to: recorder)
         #expect(seen.method == "HEAD")
@@ -188,6 +188,10 @@ import Testing
         seen = try Self.send(try exporter.command(for: Self.exchange("POST", "/nobody", port: recorder.port)), to: recorder)
         #expect(seen.method == "POST")
         #expect(seen.body.isEmpty)
+
+        // Methods are case-sensitive: a captured "get" is sent as "get".
+        seen = try Self.send(try exporter.command(for: Self.exchange("get", "/lower", port: recorder.port)), to: recorder)
+        #expect(seen.method == "get")
     }
 
     @Test func bodiesNetTapDidNotKeepWholeAreNamedInComments() throws {
@@ -198,7 +202,7 @@ import Testing
         #expect(lines.first == "# NetTap: request body truncated: the command sends the first 3 of 5000 bytes")
         #expect(lines.dropFirst().first?.hasPrefix("curl ") == true)
 
-        exchange.request.body = .unavailable(size: 10, contentType: nil, reason: "stream body\nnot readable")
+        exchange.request.body = .unavailable(size: 10, contentType: nil, reason: "stream body\r\nnot\nreadable")
         let unavailable = try CurlExporter().command(for: exchange)
         #expect(unavailable.hasPrefix("# NetTap: request body not captured: stream body not readable\n"))
     }

@@ -38,9 +38,9 @@ public struct CurlExporter: Sendable {
         var arguments: [String] = []
         var stdinBody: Data?
 
-        let method = request.method.uppercased()
-        let body = method == "HEAD" ? nil : request.body
-        switch (method, body != nil) {
+        // Methods are case-sensitive (RFC 9110), so "get" is not GET and keeps its -X.
+        let body = request.method == "HEAD" ? nil : request.body
+        switch (request.method, body != nil) {
         case ("GET", false), ("POST", true): break
         case ("HEAD", _): arguments.append("--head")
         default: arguments.append("-X " + ShellQuote.quote(request.method))
@@ -87,7 +87,10 @@ public struct CurlExporter: Sendable {
         if request.url.contains(where: { "[]{}".contains($0) }) { first += " --globoff" }
         if let stdinBody { first = "printf " + ShellQuote.printfFormat(stdinBody) + " | " + first }
 
-        let comments = notes.map { "# NetTap: " + $0.replacingOccurrences(of: "\n", with: " ") }
+        // A reason with a line break must not end the comment and start a command.
+        let comments = notes.map { note in
+            "# NetTap: " + note.split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
         let command = ([first] + arguments).joined(separator: " \\\n  ")
         return (comments + [command]).joined(separator: "\n")
     }
@@ -102,7 +105,7 @@ public struct CurlExporter: Sendable {
 
     static func asksForCompression(_ acceptEncoding: String) -> Bool {
         ASCIIFields.split(acceptEncoding, separator: UInt8(ascii: ",")).contains { item in
-            let coding = ASCIIFields.split(item, separator: UInt8(ascii: ";"))[0]
+            let coding = ASCIIFields.split(item, separator: UInt8(ascii: ";")).first ?? ""
             return ["gzip", "x-gzip", "deflate", "br", "zstd"].contains { HTTPHeaders.nameMatches(coding, $0) }
         }
     }
