@@ -8,7 +8,11 @@ import NetTapExport
 ///
 /// ```
 /// swift run -c release nettap-bench export --json export.json
+/// NETTAP_BENCH_EXPORT_COUNTS=10000 swift run -c release nettap-bench export   # a quick run
 /// ```
+///
+/// Wall time is what a user waits; CPU time is reported too because on a shared machine other
+/// work inflates the wall time but not the CPU time.
 enum ExportBenchmark {
     struct Run: Codable {
         var exchanges: Int
