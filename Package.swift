@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "NetTapCaptureTests", dependencies: ["NetTapCapture", "NetTapTestSupport"]),
         .testTarget(name: "NetTapServerTests", dependencies: ["NetTapServer", "NetTapTestSupport"]),
         .testTarget(name: "NetTapStoreTests", dependencies: ["NetTapStore", "NetTapTestSupport"]),
-        .testTarget(name: "NetTapExportTests", dependencies: ["NetTapExport", "NetTapStore", "NetTapTestSupport"]),
+        .testTarget(name: "NetTapExportTests", dependencies: ["NetTapExport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NetTapRulesTests", dependencies: ["NetTapRules", "NetTapCapture", "NetTapTestSupport"]),
         .testTarget(name: "NettapCLITests", dependencies: ["NetTapTestSupport"]),
     ],

@@ -5,6 +5,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: nettap-bench <benchmark> [options]
       capture [--requests N] [--concurrency N] [--rounds N] [--builtin-server] [--json FILE]
+      export [--json FILE]
     """
 
 func runBenchmark() async -> Int32 {
@@ -17,6 +18,9 @@ func runBenchmark() async -> Int32 {
         switch name {
         case "capture": return try await CaptureBenchmark.run(arguments: rest)
         case "capture-worker": return await CaptureBenchmark.worker(arguments: rest)
+        case "export":
+            try ExportBenchmark.run(arguments: rest)
+            return 0
         default:
             FileHandle.standardError.write(Data("nettap-bench: unknown benchmark '\(name)'\n\(usage)\n".utf8))
             return 2
