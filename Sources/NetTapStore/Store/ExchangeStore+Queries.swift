@@ -1,0 +1,164 @@
+import Foundation
+import NetTapCore
+
+extension ExchangeStore {
+    /// The exchange with this ID, exactly as it was stored; nil when there is none.
+    public func exchange(id: UUID) throws -> Exchange? {
+        try queue.read { db in
+            let select = try db.cachedStatement("SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE id = ?")
+            select.reset()
+            defer { select.reset() }
+            try select.bind(id.uuidString, at: 1)
+            guard try select.step() else { return nil }
+            return try ExchangeRowReader(db: db, includeBodies: true).exchange(from: select)
+        }
+    }
+
+    /// The exchange whose ID starts with `prefix` (case-insensitive, at least 4 characters), for
+    /// commands such as `nettap show 3F2A`. Nil when none matches; throws when several do.
+    public func exchange(idPrefix prefix: String) throws -> Exchange? {
+        let normalized = prefix.uppercased()
+        guard normalized.count >= 4, normalized.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw ExchangeStoreError.invalidArgument(
+                "exchange ID prefix \"\(prefix)\" must be at least 4 hexadecimal characters")
+        }
+        if let id = UUID(uuidString: normalized) { return try exchange(id: id) }
+        return try queue.read { db in
+            // The ID index serves a range scan: every ID with the prefix sorts between prefix and prefix + "\u{7f}".
+            let select = try db.cachedStatement(
+                "SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE id >= ? AND id < ? ORDER BY id LIMIT 2")
+            select.reset()
+            defer { select.reset() }
+            try select.bind(normalized, at: 1)
+            try select.bind(normalized + "\u{7f}", at: 2)
+            let reader = ExchangeRowReader(db: db, includeBodies: true)
+            var found: [Exchange] = []
+            while try select.step() { found.append(try reader.exchange(from: select)) }
+            if found.count > 1 {
+                let matches = try db.int64(
+                    "SELECT count(*) FROM exchanges WHERE id >= ? AND id < ?",
+                    [.text(normalized), .text(normalized + "\u{7f}")])
+                throw ExchangeStoreError.ambiguousID(prefix: prefix, matches: Int(matches))
+            }
+            return found.first
+        }
+    }
+
+    /// One page of matching exchanges, newest first (or oldest first), starting after `cursor`.
+    ///
+    /// With `includeBodies: false` the bodies keep their metadata and sizes but hold no bytes:
+    /// cheaper for listings.
+    public func exchanges(
+        matching filter: ExchangeFilter = ExchangeFilter(), limit: Int = 100, after cursor: ExchangeCursor? = nil,
+        order: ExchangeOrder = .newestFirst, includeBodies: Bool = true
+    ) throws -> ExchangePage {
+        guard limit > 0 else { throw ExchangeStoreError.invalidArgument("limit must be positive, not \(limit)") }
+        let condition = filter.sqlCondition()
+        var sql = "SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE \(condition.sql)"
+        var arguments = condition.arguments
+        let direction = order == .newestFirst ? "DESC" : "ASC"
+        if let cursor {
+            sql += order == .newestFirst ? " AND (started_at, rowid) < (?, ?)" : " AND (started_at, rowid) > (?, ?)"
+            arguments += [.real(cursor.startedAt), .integer(cursor.rowid)]
+        }
+        sql += " ORDER BY started_at \(direction), rowid \(direction) LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
+        return try queue.read { db in
+            let reader = ExchangeRowReader(db: db, includeBodies: includeBodies)
+            var exchanges: [Exchange] = []
+            var last: ExchangeCursor?
+            try db.cachedStatement(sql).forEachRow(arguments) { row in
+                exchanges.append(try reader.exchange(from: row))
+                last = ExchangeCursor(startedAt: row.double(at: 3), rowid: row.int64(at: 0))
+            }
+            return ExchangePage(exchanges: exchanges, nextCursor: exchanges.count == limit ? last : nil)
+        }
+    }
+
+    /// How many exchanges match.
+    public func count(matching filter: ExchangeFilter = ExchangeFilter()) throws -> Int {
+        let condition = filter.sqlCondition()
+        return try queue.read { db in
+            Int(try db.int64("SELECT count(*) FROM exchanges WHERE \(condition.sql)", condition.arguments))
+        }
+    }
+
+    /// Calls `body` with every matching exchange, one page at a time, so that memory holds one
+    /// page whatever the number of exchanges. `body` runs off the store's queue (it may write files,
+    /// or even use the store). Each page is a consistent snapshot; exchanges stored after the
+    /// walk passed their place are not visited.
+    ///
+    /// ```swift
+    /// try store.forEach(matching: filter, order: .oldestFirst) { exchange in
+    ///     try output.write(ExchangeJSON.line(exchange) + Data("\n".utf8))
+    /// }
+    /// ```
+    public func forEach(
+        matching filter: ExchangeFilter = ExchangeFilter(), order: ExchangeOrder = .newestFirst,
+        pageSize: Int = 500, includeBodies: Bool = true, _ body: (Exchange) throws -> Void
+    ) throws {
+        var cursor: ExchangeCursor?
+        repeat {
+            let page = try exchanges(
+                matching: filter, limit: pageSize, after: cursor, order: order, includeBodies: includeBodies)
+            for exchange in page.exchanges { try body(exchange) }
+            cursor = page.nextCursor
+        } while cursor != nil
+    }
+
+    /// The matching exchanges as an `AsyncSequence` that reads one page at a time.
+    ///
+    /// ```swift
+    /// for try await exchange in store.stream(matching: filter) { ... }
+    /// ```
+    public func stream(
+        matching filter: ExchangeFilter = ExchangeFilter(), order: ExchangeOrder = .newestFirst,
+        pageSize: Int = 500, includeBodies: Bool = true
+    ) -> ExchangeStream {
+        ExchangeStream(store: self, filter: filter, order: order, pageSize: pageSize, includeBodies: includeBodies)
+    }
+}
+
+/// Matching exchanges read page by page from a store; see `ExchangeStore.stream(matching:)`.
+public struct ExchangeStream: AsyncSequence, Sendable {
+    public typealias Element = Exchange
+
+    let store: ExchangeStore
+    let filter: ExchangeFilter
+    let order: ExchangeOrder
+    let pageSize: Int
+    let includeBodies: Bool
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(stream: self)
+    }
+
+    /// Holds one page at a time.
+    public struct Iterator: AsyncIteratorProtocol {
+        let stream: ExchangeStream
+        var buffer: [Exchange] = []
+        var position = 0
+        var cursor: ExchangeCursor?
+        var finished = false
+
+        init(stream: ExchangeStream) {
+            self.stream = stream
+        }
+
+        public mutating func next() async throws -> Exchange? {
+            if position == buffer.count {
+                guard !finished else { return nil }
+                let page = try stream.store.exchanges(
+                    matching: stream.filter, limit: stream.pageSize, after: cursor, order: stream.order,
+                    includeBodies: stream.includeBodies)
+                buffer = page.exchanges
+                position = 0
+                cursor = page.nextCursor
+                finished = page.nextCursor == nil
+                if buffer.isEmpty { return nil }
+            }
+            defer { position += 1 }
+            return buffer[position]
+        }
+    }
+}
