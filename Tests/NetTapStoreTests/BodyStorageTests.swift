@@ -55,8 +55,7 @@ struct BodyStorageTests {
     func sharedAcrossDirections() throws {
         let directory = try TemporaryDirectory()
         let store = try ExchangeStore(path: directory.storePath)
-        var generator = SystemRandomNumberGenerator()
-        let random = Data((0 ..< 5000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
+        let random = ExchangeFixtures.randomData(5000)
         var exchange = ExchangeFixtures.simple(1, responseBody: random)
         exchange.request.body = CapturedBody(data: random)
         try store.insert([exchange])

@@ -60,6 +60,8 @@ public final class StoreSink: CaptureSink {
         public var failed = 0
         /// Exchanges removed by retention.
         public var pruned = 0
+        /// Batches committed (each one transaction).
+        public var batches = 0
     }
 
     public let store: ExchangeStore
@@ -83,6 +85,8 @@ public final class StoreSink: CaptureSink {
     private let writeQueue = DispatchQueue(label: "NetTap.StoreSink.write", qos: .utility)
     /// One batch written at a time, so encoded batches cannot pile up without bound.
     private let writeSlot = DispatchSemaphore(value: 1)
+    /// Wakes `waitForWritten` after each batch.
+    private let progress = NSCondition()
 
     public init(store: ExchangeStore, configuration: Configuration = Configuration()) {
         self.store = store
@@ -124,13 +128,15 @@ public final class StoreSink: CaptureSink {
 
     // MARK: Control
 
-    /// Writes everything received so far and waits until it is committed.
+    /// Writes everything received so far, waits until it is committed, and brings the store
+    /// within its retention limits.
     /// Throws the error of that write, if it failed (the exchanges are then counted in `failed`).
     public func flush() throws {
         let error = encodeQueue.sync { () -> (any Error)? in
             let outcome = Protected<(any Error)?>(nil)
             writePending(outcome: outcome)
-            writeQueue.sync {}
+            // Waits for the batch, then lets retention catch up completely.
+            writeQueue.sync { applyRetention(complete: true) }
             return outcome.current
         }
         if let error { throw error }
@@ -142,6 +148,18 @@ public final class StoreSink: CaptureSink {
         state.withLock { $0.closed = true }
         // A final flush catches what arrived between the flush and the flag.
         try? flush()
+    }
+
+    /// Waits until at least `count` exchanges have been written in all, or `timeout` passes.
+    /// Returns whether they were. For tests and tools that must see a batch land without forcing it.
+    public func waitForWritten(_ count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        progress.lock()
+        defer { progress.unlock() }
+        while writtenCount < count {
+            guard progress.wait(until: deadline) else { return writtenCount >= count }
+        }
+        return true
     }
 
     /// The counters so far.
@@ -185,7 +203,11 @@ public final class StoreSink: CaptureSink {
                     state.counters.written += inserted
                     state.counters.duplicates += records.count - inserted
                     state.counters.rejected += rejected
+                    state.counters.batches += 1
                 }
+                progress.lock()
+                progress.broadcast()
+                progress.unlock()
             } catch {
                 state.withLock { state in
                     state.counters.failed += records.count
@@ -199,12 +221,13 @@ public final class StoreSink: CaptureSink {
         }
     }
 
-    /// On `writeQueue`: a few chunks of retention; schedules more when limits are still exceeded.
-    private func applyRetention() {
+    /// On `writeQueue`: a few chunks of retention, scheduling more when limits are still exceeded;
+    /// or, when `complete`, as many as it takes.
+    private func applyRetention(complete: Bool = false) {
         guard !configuration.retention.isUnlimited else { return }
         do {
             let result = try store.applyRetention(
-                configuration.retention, maxChunks: configuration.retentionChunksPerBatch)
+                configuration.retention, maxChunks: complete ? nil : configuration.retentionChunksPerBatch)
             state.withLock { $0.counters.pruned += result.removedExchanges }
             if !result.limitsMet {
                 writeQueue.async { [self] in applyRetention() }

@@ -87,3 +87,12 @@ enum ExchangeFixtures {
             capturePath: .imported, taskKind: .other)
     }
 }
+
+extension ExchangeFixtures {
+    /// `count` random bytes (incompressible, distinct every time).
+    static func randomData(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        let words = (0 ..< (count + 7) / 8).map { _ in generator.next() }
+        return words.withUnsafeBytes { Data($0.prefix(count)) }
+    }
+}
