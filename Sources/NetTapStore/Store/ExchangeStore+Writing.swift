@@ -65,19 +65,19 @@ extension ExchangeStore {
 }
 
 /// Inserts records with cached statements; used inside a transaction on the store's queue.
-struct RecordWriter {
+package struct RecordWriter {
     let db: Database
     let compressionThreshold: Int
 
-    static let insertSQL = """
+    package static let insertSQL = """
         INSERT INTO exchanges (id, session_id, started_at, started_ref, duration, method, url, host, path, \
         url_template, status, error_category, error_domain, error_code, error_message, request_size, \
         response_size, request_body_id, response_body_id, request_headers, response_headers, request_body, \
         response_body, response_http_version, response_url, labels, capture_path, task_kind, redirects, metrics, \
         modifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    static let insertLabelSQL = "INSERT INTO exchange_labels (exchange_rowid, key, value) VALUES (?, ?, ?)"
-    static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
+    package static let insertLabelSQL = "INSERT INTO exchange_labels (exchange_rowid, key, value) VALUES (?, ?, ?)"
+    package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
 
     /// Inserts one exchange with its bodies and labels. With `skipDuplicate`, an ID already
     /// stored is left alone and false returned; without, it throws SQLITE_CONSTRAINT_UNIQUE.
@@ -106,7 +106,7 @@ struct RecordWriter {
     }
 
     /// Binds the 31 columns of `insertSQL`; shared with the benchmark's baseline.
-    static func bind(_ record: ExchangeRecord, requestBodyID: Int64?, responseBodyID: Int64?, to statement: Statement)
+    package static func bind(_ record: ExchangeRecord, requestBodyID: Int64?, responseBodyID: Int64?, to statement: Statement)
         throws
     {
         try statement.bind(record.id, at: 1)
