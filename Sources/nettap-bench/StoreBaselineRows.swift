@@ -76,9 +76,9 @@ struct BaselineRows {
                         let rowid = db.lastInsertRowID
                         for pair in row.record.labelPairs {
                             insertLabel.reset()
-                            try insertLabel.bind(rowid, at: 1)
-                            try insertLabel.bind(pair.key, at: 2)
-                            try insertLabel.bind(pair.value, at: 3)
+                            try insertLabel.bind(pair.key, at: 1)
+                            try insertLabel.bind(pair.value, at: 2)
+                            try insertLabel.bind(rowid, at: 3)
                             try insertLabel.step()
                         }
                     }

@@ -16,6 +16,8 @@ enum StoreBenchmark {
         var count = 100_000
         var queryRows = 1_000_000
         var rounds = 3
+        /// Keep the stores in this directory instead of a temporary one that is removed.
+        var keepDirectory: String?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -29,9 +31,10 @@ enum StoreBenchmark {
             case ("--count", let value?) where Int(value).map({ $0 > 0 }) == true: options.count = Int(value) ?? 0
             case ("--query-rows", let value?) where Int(value).map({ $0 >= 0 }) == true: options.queryRows = Int(value) ?? 0
             case ("--rounds", let value?) where Int(value).map({ $0 > 0 }) == true: options.rounds = Int(value) ?? 1
+            case ("--keep", let value?): options.keepDirectory = value
             default:
                 FileHandle.standardError.write(Data(
-                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N]\n".utf8))
+                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR]\n".utf8))
                 return 2
             }
             index += 2
@@ -51,9 +54,10 @@ enum StoreBenchmark {
     }
 
     private static func measure(_ options: Options) throws -> [String: Any] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-bench-store-\(UUID().uuidString)")
+        let directory = options.keepDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nettap-bench-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if options.keepDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         var results: [String: Any] = [:]
         #if DEBUG
             print("note: debug build; run `swift run -c release nettap-bench store` for real figures")
@@ -85,8 +89,10 @@ enum StoreBenchmark {
         results["ingestCount"] = options.count
         results["ingestSinkRounds"] = sinkRates
         results["ingestBaselineRounds"] = baselineRates
+        results["peakMemoryIngestKiB"] = reportPeak("ingest (holds the \(options.count) generated exchanges and the baseline's rows)")
 
         // 2. Read throughput on the last sink store.
+        resetPeakMemory()
         let readStore = try ExchangeStore(path: directory.appendingPathComponent("sink-\(options.rounds - 1).sqlite").path)
         let readStart = DispatchTime.now()
         var read = 0
@@ -98,14 +104,14 @@ enum StoreBenchmark {
         let readSeconds = seconds(since: readStart)
         print(String(format: "read with forEach (bodies included): %.0f exchanges/s (%d exchanges, %d body bytes)", Double(read) / readSeconds, read, bodyBytes))
         results["readPerSecond"] = Double(read) / readSeconds
+        results["peakMemoryReadKiB"] = reportPeak("read")
 
         // 3. Queries on a large store.
         if options.queryRows > 0 {
+            resetPeakMemory()
             results["queries"] = try measureQueries(rows: options.queryRows, path: directory.appendingPathComponent("large.sqlite").path)
+            results["peakMemoryQueriesKiB"] = reportPeak("building and querying \(options.queryRows) exchanges")
         }
-        let peak = peakMemoryKiB()
-        print("peak memory (VmHWM): \(peak.map { "\($0 / 1024) MiB" } ?? "unknown")")
-        results["peakMemoryKiB"] = peak ?? -1
         return results
     }
 
@@ -185,6 +191,18 @@ enum StoreBenchmark {
 
     static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    /// Starts a new peak: Linux resets VmHWM to the current resident size when "5" is written to clear_refs.
+    static func resetPeakMemory() {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+    }
+
+    /// Prints and returns the peak memory since the last reset.
+    static func reportPeak(_ phase: String) -> Int {
+        let peak = peakMemoryKiB()
+        print("peak memory (VmHWM) during \(phase): \(peak.map { "\($0 / 1024) MiB" } ?? "unknown")")
+        return peak ?? -1
     }
 
     /// VmHWM (peak resident set) from /proc/self/status, in KiB; nil where there is no /proc.

@@ -98,7 +98,12 @@ extension ExchangeStore {
         let writer = RecordWriter(db: db, compressionThreshold: configuration.compressionThreshold)
         var removedBodies = 0
         for victim in victims {
-            try db.execute("DELETE FROM exchange_labels WHERE exchange_rowid = ?", [.integer(victim.rowid)])
+            // The labels table is keyed for filtering (key, value, rowid); the row's own JSON names its keys.
+            try db.execute(
+                """
+                DELETE FROM exchange_labels WHERE (key, value, exchange_rowid) IN
+                (SELECT j.key, j.value, e.rowid FROM exchanges e, json_each(e.labels) j WHERE e.rowid = ?)
+                """, [.integer(victim.rowid)])
             try db.execute("DELETE FROM exchanges WHERE rowid = ?", [.integer(victim.rowid)])
             for body in victim.bodies where try writer.releaseBody(body) {
                 removedBodies += 1

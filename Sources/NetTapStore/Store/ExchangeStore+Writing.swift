@@ -76,7 +76,7 @@ package struct RecordWriter {
         response_body, response_http_version, response_url, labels, capture_path, task_kind, redirects, metrics, \
         modifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    package static let insertLabelSQL = "INSERT INTO exchange_labels (exchange_rowid, key, value) VALUES (?, ?, ?)"
+    package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, exchange_rowid) VALUES (?, ?, ?)"
     package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
 
     /// Inserts one exchange with its bodies and labels. With `skipDuplicate`, an ID already
@@ -99,7 +99,7 @@ package struct RecordWriter {
         if !record.labelPairs.isEmpty {
             let insertLabel = try db.cachedStatement(Self.insertLabelSQL)
             for pair in record.labelPairs {
-                try insertLabel.execute([.integer(rowid), .text(pair.key), .text(pair.value)])
+                try insertLabel.execute([.text(pair.key), .text(pair.value), .integer(rowid)])
             }
         }
         return true

@@ -26,11 +26,17 @@ public final class ExchangeStore: Sendable {
         public var busyTimeout: TimeInterval
         /// Bodies larger than this many bytes are compressed with zlib.
         public var compressionThreshold: Int
+        /// SQLite's page cache for this connection, in KiB.
+        public var cacheSizeKiB: Int
 
-        public init(createIfMissing: Bool = true, busyTimeout: TimeInterval = 5, compressionThreshold: Int = 1024) {
+        public init(
+            createIfMissing: Bool = true, busyTimeout: TimeInterval = 5, compressionThreshold: Int = 1024,
+            cacheSizeKiB: Int = 16 * 1024
+        ) {
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.compressionThreshold = compressionThreshold
+            self.cacheSizeKiB = max(0, cacheSizeKiB)
         }
     }
 
@@ -69,6 +75,13 @@ public final class ExchangeStore: Sendable {
         try queue.sync { db in
             try StoreSchema.migrator.migrate(db)
             try db.execute("PRAGMA foreign_keys = OFF")
+            // Measured with nettap-bench store: a 16 MiB page cache keeps the indexes' hot pages,
+            // and checkpointing every 4000 pages (16 MiB of WAL) instead of 1000 copies pages
+            // that batches rewrite often once rather than several times. The WAL file is
+            // truncated back to 64 MiB at most after a checkpoint.
+            try db.execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
+            try db.execute("PRAGMA wal_autocheckpoint = 4000")
+            try db.execute("PRAGMA journal_size_limit = \(64 << 20)")
         }
     }
 

@@ -66,16 +66,13 @@ enum StoreSchema {
         CREATE INDEX exchanges_by_host ON exchanges(host, started_at);
         CREATE INDEX exchanges_by_status ON exchanges(status, started_at);
         CREATE INDEX exchanges_by_session ON exchanges(session_id, started_at);
-        CREATE INDEX exchanges_by_template ON exchanges(url_template, started_at);
         CREATE INDEX exchanges_by_error ON exchanges(error_category, started_at) WHERE error_category IS NOT NULL;
-        CREATE INDEX exchanges_by_duration ON exchanges(duration) WHERE duration IS NOT NULL;
         CREATE TABLE exchange_labels (
-            exchange_rowid INTEGER NOT NULL REFERENCES exchanges(rowid),
             key TEXT NOT NULL,
             value TEXT NOT NULL,
-            PRIMARY KEY (exchange_rowid, key)
+            exchange_rowid INTEGER NOT NULL REFERENCES exchanges(rowid),
+            PRIMARY KEY (key, value, exchange_rowid)
         ) WITHOUT ROWID;
-        CREATE INDEX exchange_labels_by_value ON exchange_labels(key, value, exchange_rowid);
         CREATE TABLE meta (
             key TEXT PRIMARY KEY,
             value
