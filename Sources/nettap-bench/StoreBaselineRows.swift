@@ -29,11 +29,10 @@ struct BaselineRows {
             if let id = ids[body.hash] { return .reuse(id: id) }
             let id = Int64(ids.count + 1)  // bodies get ids 1, 2, ... in a fresh file
             ids[body.hash] = id
-            let stored = body.storedForm(compressionThreshold: ExchangeStore.Configuration().compressionThreshold)
-            return .insert(hash: body.hash, size: Int64(body.bytes.count), encoding: stored.encoding.rawValue, data: stored.data)
+            return .insert(hash: body.hash, size: body.size, encoding: body.encoding.rawValue, data: body.stored)
         }
         rows = try exchanges.map { exchange in
-            let record = try ExchangeRecord(exchange)
+            let record = try ExchangeRecord(exchange, compressionThreshold: ExchangeStore.Configuration().compressionThreshold)
             let request = action(record.requestBody)
             let response = action(record.responseBody)
             return Row(record: record, requestBody: request, responseBody: response)

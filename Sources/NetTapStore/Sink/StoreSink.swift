@@ -191,8 +191,13 @@ public final class StoreSink: CaptureSink {
         var records: [ExchangeRecord] = []
         records.reserveCapacity(exchanges.count)
         var rejected = 0
+        let threshold = store.configuration.compressionThreshold
         for exchange in exchanges {
-            if let record = try? ExchangeRecord(exchange) { records.append(record) } else { rejected += 1 }
+            if let record = try? ExchangeRecord(exchange, compressionThreshold: threshold) {
+                records.append(record)
+            } else {
+                rejected += 1
+            }
         }
         writeSlot.wait()
         writeQueue.async { [self, records, rejected] in

@@ -9,23 +9,30 @@ package struct BodyRecord: Sendable {
         case zlib
     }
 
+    /// SHA-256 of the uncompressed bytes.
     package var hash: [UInt8]
-    package var bytes: Data
+    /// The uncompressed size.
+    package var size: Int64
+    package var encoding: Encoding
+    /// The bytes as the `data` column holds them.
+    package var stored: Data
 
-    package init(bytes: Data) {
-        self.bytes = bytes
-        self.hash = SHA256.hash(bytes)
-    }
-
-    /// What goes into the `encoding` and `data` columns.
-    package func storedForm(compressionThreshold: Int) -> (encoding: Encoding, data: Data) {
+    /// Hashes and (above `compressionThreshold` bytes, when it helps) compresses `bytes`. Done
+    /// while encoding a batch, off the database queue; a body that turns out to be stored
+    /// already was compressed for nothing, which is cheaper than a second lookup on the queue.
+    package init(bytes: Data, compressionThreshold: Int) {
+        hash = SHA256.hash(bytes)
+        size = Int64(bytes.count)
         if bytes.count > compressionThreshold, let compressed = BodyCompression.compress(bytes) {
-            return (.zlib, compressed)
+            encoding = .zlib
+            stored = compressed
+        } else {
+            encoding = .identity
+            stored = bytes
         }
-        return (.identity, bytes)
     }
 
-    /// Reads back what `storedForm` wrote.
+    /// Reads back what `init` stored.
     static func decode(encoding: String, data: Data, size: Int) throws -> Data {
         switch Encoding(rawValue: encoding) {
         case .identity: return data

@@ -39,7 +39,7 @@ package struct ExchangeRecord: Sendable {
     package var modifications: String?
 
     /// Encodes `exchange`; throws when it holds a value SQLite cannot keep faithfully.
-    package init(_ exchange: Exchange) throws {
+    package init(_ exchange: Exchange, compressionThreshold: Int) throws {
         guard exchange.startedAt.timeIntervalSinceReferenceDate.isFinite else {
             throw ExchangeStoreError.invalidExchange(id: exchange.id, reason: "startedAt is not a finite date")
         }
@@ -68,8 +68,12 @@ package struct ExchangeRecord: Sendable {
         responseHeaders = exchange.response.map { Self.json($0.headers) }
         requestBodyInfo = exchange.request.body.map(Self.info)
         responseBodyInfo = exchange.response?.body.map(Self.info)
-        requestBody = exchange.request.body.flatMap { $0.data.isEmpty ? nil : BodyRecord(bytes: $0.data) }
-        responseBody = exchange.response?.body.flatMap { $0.data.isEmpty ? nil : BodyRecord(bytes: $0.data) }
+        requestBody = exchange.request.body.flatMap {
+            $0.data.isEmpty ? nil : BodyRecord(bytes: $0.data, compressionThreshold: compressionThreshold)
+        }
+        responseBody = exchange.response?.body.flatMap {
+            $0.data.isEmpty ? nil : BodyRecord(bytes: $0.data, compressionThreshold: compressionThreshold)
+        }
         httpVersion = exchange.response?.httpVersion
         responseURL = exchange.response?.url
         labelPairs = exchange.labels.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }

@@ -95,7 +95,7 @@ extension ExchangeStore {
         try select.forEachRow(arguments) { row in
             victims.append((row.int64(at: 0), [row.optionalInt64(at: 1), row.optionalInt64(at: 2)].compactMap { $0 }))
         }
-        let writer = RecordWriter(db: db, compressionThreshold: configuration.compressionThreshold)
+        let writer = RecordWriter(db: db)
         var removedBodies = 0
         for victim in victims {
             // The labels table is keyed for filtering (key, value, rowid); the row's own JSON names its keys.

@@ -13,7 +13,7 @@ extension ExchangeStore {
         records.reserveCapacity(exchanges.count)
         for (index, exchange) in exchanges.enumerated() {
             do {
-                records.append(try ExchangeRecord(exchange))
+                records.append(try ExchangeRecord(exchange, compressionThreshold: configuration.compressionThreshold))
             } catch let error as ExchangeStoreError {
                 if case .invalidExchange(_, let reason) = error {
                     throw ExchangeStoreError.insertFailed(index: index, id: exchange.id, reason: reason)
@@ -23,7 +23,7 @@ extension ExchangeStore {
         }
         try queue.sync { db in
             try db.inTransaction(.immediate) {
-                let writer = RecordWriter(db: db, compressionThreshold: configuration.compressionThreshold)
+                let writer = RecordWriter(db: db)
                 for (index, record) in records.enumerated() {
                     do {
                         _ = try writer.insert(record, skipDuplicate: false)
@@ -47,7 +47,7 @@ extension ExchangeStore {
     func writeBatch(_ records: [ExchangeRecord], droppedEvents: Int) throws -> Int {
         try queue.sync { db in
             let inserted = try db.inTransaction(.immediate) { () -> Int in
-                let writer = RecordWriter(db: db, compressionThreshold: configuration.compressionThreshold)
+                let writer = RecordWriter(db: db)
                 var inserted = 0
                 for record in records where try writer.insert(record, skipDuplicate: true) {
                     inserted += 1
@@ -67,7 +67,6 @@ extension ExchangeStore {
 /// Inserts records with cached statements; used inside a transaction on the store's queue.
 package struct RecordWriter {
     let db: Database
-    let compressionThreshold: Int
 
     package static let insertSQL = """
         INSERT INTO exchanges (id, session_id, started_at, started_ref, duration, method, url, host, path, \
@@ -78,6 +77,8 @@ package struct RecordWriter {
         """
     package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, exchange_rowid) VALUES (?, ?, ?)"
     package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
+    /// One statement, one index seek: a new body is inserted, a known one gains a reference.
+    static let retainBodySQL = insertBodySQL + " ON CONFLICT (hash) DO UPDATE SET refs = refs + 1 RETURNING id"
 
     /// Inserts one exchange with its bodies and labels. With `skipDuplicate`, an ID already
     /// stored is left alone and false returned; without, it throws SQLITE_CONSTRAINT_UNIQUE.
@@ -99,8 +100,13 @@ package struct RecordWriter {
         if !record.labelPairs.isEmpty {
             let insertLabel = try db.cachedStatement(Self.insertLabelSQL)
             for pair in record.labelPairs {
-                try insertLabel.execute([.text(pair.key), .text(pair.value), .integer(rowid)])
+                insertLabel.reset()
+                try insertLabel.bind(pair.key, at: 1)
+                try insertLabel.bind(pair.value, at: 2)
+                try insertLabel.bind(rowid, at: 3)
+                try insertLabel.step()
             }
+            insertLabel.reset()
         }
         return true
     }
@@ -144,23 +150,17 @@ package struct RecordWriter {
 
     /// The id of the stored body with these bytes, taking one more reference (inserting it if new).
     func retainBody(_ body: BodyRecord) throws -> Int64 {
-        let retain = try db.cachedStatement("UPDATE bodies SET refs = refs + 1 WHERE hash = ? RETURNING id")
+        let retain = try db.cachedStatement(Self.retainBodySQL)
         retain.reset()
         defer { retain.reset() }
         try retain.bind(bytes: body.hash, at: 1)
-        if try retain.step() {
-            return retain.int64(at: 0)
+        try retain.bind(body.size, at: 2)
+        try retain.bind(body.encoding.rawValue, at: 3)
+        try retain.bind(body.stored, at: 4)
+        guard try retain.step() else {
+            throw DatabaseError(extendedResultCode: SQLITE_ERROR, message: "body upsert returned no id", sql: Self.retainBodySQL)
         }
-        let stored = body.storedForm(compressionThreshold: compressionThreshold)
-        let insert = try db.cachedStatement(Self.insertBodySQL)
-        insert.reset()
-        defer { insert.reset() }
-        try insert.bind(bytes: body.hash, at: 1)
-        try insert.bind(Int64(body.bytes.count), at: 2)
-        try insert.bind(stored.encoding.rawValue, at: 3)
-        try insert.bind(stored.data, at: 4)
-        try insert.step()
-        return db.lastInsertRowID
+        return retain.int64(at: 0)
     }
 
     /// Drops one reference to a body, deleting it when none is left. Returns true when deleted.
