@@ -77,7 +77,8 @@ struct BaselineRows {
                             insertLabel.reset()
                             try insertLabel.bind(pair.key, at: 1)
                             try insertLabel.bind(pair.value, at: 2)
-                            try insertLabel.bind(rowid, at: 3)
+                            try insertLabel.bind(row.record.startedAt, at: 3)
+                            try insertLabel.bind(rowid, at: 4)
                             try insertLabel.step()
                         }
                     }

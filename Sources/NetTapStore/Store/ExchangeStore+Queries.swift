@@ -53,25 +53,20 @@ extension ExchangeStore {
         order: ExchangeOrder = .newestFirst, includeBodies: Bool = true
     ) throws -> ExchangePage {
         guard limit > 0 else { throw ExchangeStoreError.invalidArgument("limit must be positive, not \(limit)") }
-        let condition = filter.sqlCondition()
-        var sql = "SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE \(condition.sql)"
-        var arguments = condition.arguments
-        let direction = order == .newestFirst ? "DESC" : "ASC"
-        if let cursor {
-            sql += order == .newestFirst ? " AND (started_at, rowid) < (?, ?)" : " AND (started_at, rowid) > (?, ?)"
-            arguments += [.real(cursor.startedAt), .integer(cursor.rowid)]
-        }
-        sql += " ORDER BY started_at \(direction), rowid \(direction) LIMIT ?"
-        arguments.append(.integer(Int64(limit)))
+        let query = filter.pageQuery(after: cursor, order: order, limit: limit)
         return try queue.read { db in
+            var keys: [ExchangeCursor] = []
+            try db.cachedStatement(query.sql).forEachRow(query.arguments) { row in
+                keys.append(ExchangeCursor(startedAt: row.double(at: 1), rowid: row.int64(at: 0)))
+            }
+            let select = try db.cachedStatement("SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE rowid = ?")
             let reader = ExchangeRowReader(db: db, includeBodies: includeBodies)
             var exchanges: [Exchange] = []
-            var last: ExchangeCursor?
-            try db.cachedStatement(sql).forEachRow(arguments) { row in
-                exchanges.append(try reader.exchange(from: row))
-                last = ExchangeCursor(startedAt: row.double(at: 3), rowid: row.int64(at: 0))
+            exchanges.reserveCapacity(keys.count)
+            for key in keys {
+                try select.forEachRow([.integer(key.rowid)]) { row in exchanges.append(try reader.exchange(from: row)) }
             }
-            return ExchangePage(exchanges: exchanges, nextCursor: exchanges.count == limit ? last : nil)
+            return ExchangePage(exchanges: exchanges, nextCursor: keys.count == limit ? keys.last : nil)
         }
     }
 

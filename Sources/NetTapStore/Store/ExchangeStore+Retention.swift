@@ -98,11 +98,11 @@ extension ExchangeStore {
         let writer = RecordWriter(db: db)
         var removedBodies = 0
         for victim in victims {
-            // The labels table is keyed for filtering (key, value, rowid); the row's own JSON names its keys.
+            // The labels table is keyed for filtering (key, value, time, rowid); the row's own JSON names its entries.
             try db.execute(
                 """
-                DELETE FROM exchange_labels WHERE (key, value, exchange_rowid) IN
-                (SELECT j.key, j.value, e.rowid FROM exchanges e, json_each(e.labels) j WHERE e.rowid = ?)
+                DELETE FROM exchange_labels WHERE (key, value, started_at, exchange_rowid) IN
+                (SELECT j.key, j.value, e.started_at, e.rowid FROM exchanges e, json_each(e.labels) j WHERE e.rowid = ?)
                 """, [.integer(victim.rowid)])
             try db.execute("DELETE FROM exchanges WHERE rowid = ?", [.integer(victim.rowid)])
             for body in victim.bodies where try writer.releaseBody(body) {

@@ -75,7 +75,7 @@ package struct RecordWriter {
         response_body, response_http_version, response_url, labels, capture_path, task_kind, redirects, metrics, \
         modifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, exchange_rowid) VALUES (?, ?, ?)"
+    package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, started_at, exchange_rowid) VALUES (?, ?, ?, ?)"
     package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
     /// One statement, one index seek: a new body is inserted, a known one gains a reference.
     static let retainBodySQL = insertBodySQL + " ON CONFLICT (hash) DO UPDATE SET refs = refs + 1 RETURNING id"
@@ -103,7 +103,8 @@ package struct RecordWriter {
                 insertLabel.reset()
                 try insertLabel.bind(pair.key, at: 1)
                 try insertLabel.bind(pair.value, at: 2)
-                try insertLabel.bind(rowid, at: 3)
+                try insertLabel.bind(record.startedAt, at: 3)
+                try insertLabel.bind(rowid, at: 4)
                 try insertLabel.step()
             }
             insertLabel.reset()

@@ -70,8 +70,9 @@ enum StoreSchema {
         CREATE TABLE exchange_labels (
             key TEXT NOT NULL,
             value TEXT NOT NULL,
+            started_at REAL NOT NULL,
             exchange_rowid INTEGER NOT NULL REFERENCES exchanges(rowid),
-            PRIMARY KEY (key, value, exchange_rowid)
+            PRIMARY KEY (key, value, started_at, exchange_rowid)
         ) WITHOUT ROWID;
         CREATE TABLE meta (
             key TEXT PRIMARY KEY,
