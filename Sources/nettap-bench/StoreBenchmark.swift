@@ -84,7 +84,11 @@ enum StoreBenchmark {
     private static func measureIngest(_ options: Options, directory: URL, into results: inout [String: Any]) throws {
         var workload = StoreBenchmarkWorkload(seed: 1)
         let exchanges = (0 ..< options.count).map { workload.exchange($0) }
+        let encodeStart = DispatchTime.now()
         let baselineRows = try BaselineRows(exchanges)
+        let encodeRate = Double(options.count) / seconds(since: encodeStart)
+        print(String(format: "encoding alone (column values, SHA-256, zlib; one thread): %.0f exchanges/s", encodeRate))
+        results["encodePerSecond"] = encodeRate
         print("ingest: \(options.count) exchanges, \(baselineRows.distinctBodies) distinct bodies, \(options.rounds) rounds")
         var sinkRates: [Double] = []
         var baselineRates: [Double] = []

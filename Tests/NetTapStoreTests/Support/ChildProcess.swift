@@ -56,7 +56,7 @@ final class ChildProcess {
 
     /// Sends `signal` and waits for the process to end.
     func kill(_ signal: Int32) {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+        if process.isRunning { _ = sendSignal(process.processIdentifier, signal) }
         process.waitUntilExit()
         exited = true
     }
@@ -66,8 +66,13 @@ final class ChildProcess {
 
     deinit {
         if !exited, process.isRunning {
-            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+            _ = sendSignal(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
+}
+
+/// `kill(2)`, outside the class whose `kill` method would shadow it.
+private func sendSignal(_ pid: Int32, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
 }
