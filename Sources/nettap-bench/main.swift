@@ -6,6 +6,7 @@ let usage = """
     usage: nettap-bench <benchmark> [options]
       capture [--requests N] [--concurrency N] [--rounds N] [--builtin-server] [--json FILE]
       export [--json FILE]
+      store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR]
     """
 
 func runBenchmark() async -> Int32 {
@@ -18,6 +19,8 @@ func runBenchmark() async -> Int32 {
         switch name {
         case "capture": return try await CaptureBenchmark.run(arguments: rest)
         case "capture-worker": return await CaptureBenchmark.worker(arguments: rest)
+        case "store": return StoreBenchmark.run(rest)
+        case "store-writer": return StoreCrashWriter.run(rest)
         case "export":
             try ExportBenchmark.run(arguments: rest)
             return 0

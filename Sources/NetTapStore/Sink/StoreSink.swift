@@ -1,0 +1,244 @@
+import Dispatch
+import Foundation
+import NetTapCore
+
+/// Keeps captured exchanges in an `ExchangeStore`, written in batched transactions.
+///
+/// `receive(_:)` only appends to a bounded pending buffer and returns: it never waits for the
+/// disk. A batch is written every `batchInterval` or as soon as `batchSize` exchanges wait,
+/// whichever comes first; while one batch is written the next is encoded. When more than
+/// `pendingLimit` exchanges wait, the oldest is dropped and counted (`droppedCount`, and in the
+/// store's `dropped_events`). After each batch the retention policy runs a few small chunks.
+///
+/// A crash (even `kill -9`) loses at most the exchanges not yet written: those of the last
+/// `batchInterval`. Call `flush()` before exit to lose none.
+///
+/// ```swift
+/// let store = try ExchangeStore(path: StoreLocation.resolve(option: nil))
+/// let sink = StoreSink(store: store, configuration: .init(retention: .standard))
+/// NetTap.shared.addSink(sink)
+/// // at shutdown
+/// sink.close()
+/// ```
+public final class StoreSink: CaptureSink {
+    /// How the sink batches and what it keeps.
+    public struct Configuration: Sendable {
+        /// The longest an exchange waits before its batch is written.
+        public var batchInterval: TimeInterval
+        /// A batch is written as soon as this many exchanges wait.
+        public var batchSize: Int
+        /// How many exchanges may wait before the oldest are dropped.
+        public var pendingLimit: Int
+        /// What the store keeps; applied after each batch.
+        public var retention: RetentionPolicy
+        /// Chunks of retention deletes per batch (a chunk is at most 200 exchanges).
+        public var retentionChunksPerBatch: Int
+
+        public init(
+            batchInterval: TimeInterval = 0.1, batchSize: Int = 500, pendingLimit: Int = 10_000,
+            retention: RetentionPolicy = .standard, retentionChunksPerBatch: Int = 4
+        ) {
+            self.batchInterval = batchInterval
+            self.batchSize = max(1, batchSize)
+            self.pendingLimit = max(1, pendingLimit)
+            self.retention = retention
+            self.retentionChunksPerBatch = max(1, retentionChunksPerBatch)
+        }
+    }
+
+    /// Counters since the sink was created.
+    public struct Counters: Sendable, Hashable {
+        /// Exchanges written to the store.
+        public var written = 0
+        /// Exchanges dropped, oldest first, because too many were waiting.
+        public var dropped = 0
+        /// Exchanges refused because they hold values the store cannot keep (see `ExchangeStoreError.invalidExchange`).
+        public var rejected = 0
+        /// Exchanges skipped because their ID was already stored.
+        public var duplicates = 0
+        /// Exchanges lost because a batch failed to write (see `lastError`).
+        public var failed = 0
+        /// Exchanges removed by retention.
+        public var pruned = 0
+        /// Batches committed (each one transaction).
+        public var batches = 0
+    }
+
+    public let store: ExchangeStore
+    public let configuration: Configuration
+    public var pendingLimit: Int { configuration.pendingLimit }
+
+    private struct State {
+        var pending: PendingExchanges
+        var droppedSinceWrite = 0
+        var timerArmed = false
+        var batchScheduled = false
+        var closed = false
+        var counters = Counters()
+        var lastError: (any Error)?
+    }
+
+    private let state: Protected<State>
+    /// Drains the pending buffer and encodes batches (`ExchangeRecord`), off the store's queue.
+    private let encodeQueue = DispatchQueue(label: "NetTap.StoreSink.encode", qos: .utility)
+    /// Hands encoded batches to the store, one at a time, and runs retention.
+    private let writeQueue = DispatchQueue(label: "NetTap.StoreSink.write", qos: .utility)
+    /// One batch written at a time, so encoded batches cannot pile up without bound.
+    private let writeSlot = DispatchSemaphore(value: 1)
+    /// Wakes `waitForWritten` after each batch.
+    private let progress = NSCondition()
+
+    public init(store: ExchangeStore, configuration: Configuration = Configuration()) {
+        self.store = store
+        self.configuration = configuration
+        state = Protected(State(pending: PendingExchanges(limit: configuration.pendingLimit)))
+    }
+
+    // MARK: CaptureSink
+
+    public func receive(_ event: CaptureEvent) {
+        guard case .finished(let exchange) = event else { return }
+        enum Next { case nothing, writeNow, armTimer }
+        let next = state.withLock { state -> Next in
+            guard !state.closed else { return .nothing }
+            if state.pending.append(exchange) {
+                state.counters.dropped += 1
+                state.droppedSinceWrite += 1
+            }
+            if state.pending.count >= configuration.batchSize, !state.batchScheduled {
+                state.batchScheduled = true
+                return .writeNow
+            }
+            if !state.timerArmed, !state.batchScheduled {
+                state.timerArmed = true
+                return .armTimer
+            }
+            return .nothing
+        }
+        switch next {
+        case .nothing: break
+        case .writeNow: encodeQueue.async { self.writePending() }
+        case .armTimer:
+            encodeQueue.asyncAfter(deadline: .now() + configuration.batchInterval) {
+                self.state.withLock { $0.timerArmed = false }
+                self.writePending()
+            }
+        }
+    }
+
+    // MARK: Control
+
+    /// Writes everything received so far, waits until it is committed, and brings the store
+    /// within its retention limits.
+    /// Throws the error of that write, if it failed (the exchanges are then counted in `failed`).
+    public func flush() throws {
+        let error = encodeQueue.sync { () -> (any Error)? in
+            let outcome = Protected<(any Error)?>(nil)
+            writePending(outcome: outcome)
+            // Waits for the batch, then lets retention catch up completely.
+            writeQueue.sync { applyRetention(complete: true) }
+            return outcome.current
+        }
+        if let error { throw error }
+    }
+
+    /// Flushes, then ignores further events. Safe to call more than once.
+    public func close() {
+        try? flush()
+        state.withLock { $0.closed = true }
+        // A final flush catches what arrived between the flush and the flag.
+        try? flush()
+    }
+
+    /// Waits until at least `count` exchanges have been written in all, or `timeout` passes.
+    /// Returns whether they were. For tests and tools that must see a batch land without forcing it.
+    public func waitForWritten(_ count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        progress.lock()
+        defer { progress.unlock() }
+        while writtenCount < count {
+            guard progress.wait(until: deadline) else { return writtenCount >= count }
+        }
+        return true
+    }
+
+    /// The counters so far.
+    public var counters: Counters { state.withLock { $0.counters } }
+
+    /// Exchanges dropped because too many were waiting.
+    public var droppedCount: Int { counters.dropped }
+
+    /// Exchanges written to the store.
+    public var writtenCount: Int { counters.written }
+
+    /// How many exchanges wait for the next batch.
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// The last error a batch or a retention pass met, if any.
+    public var lastError: (any Error)? { state.withLock { $0.lastError } }
+
+    // MARK: Batches
+
+    /// On `encodeQueue`: takes what is pending, encodes it, and hands it to `writeQueue`.
+    private func writePending(outcome: Protected<(any Error)?>? = nil) {
+        let (exchanges, dropped) = state.withLock { state -> ([Exchange], Int) in
+            state.batchScheduled = false
+            let dropped = state.droppedSinceWrite
+            state.droppedSinceWrite = 0
+            return (state.pending.drain(), dropped)
+        }
+        guard !exchanges.isEmpty || dropped > 0 else { return }
+        var records: [ExchangeRecord] = []
+        records.reserveCapacity(exchanges.count)
+        var rejected = 0
+        let threshold = store.configuration.compressionThreshold
+        for exchange in exchanges {
+            if let record = try? ExchangeRecord(exchange, compressionThreshold: threshold) {
+                records.append(record)
+            } else {
+                rejected += 1
+            }
+        }
+        writeSlot.wait()
+        writeQueue.async { [self, records, rejected] in
+            defer { writeSlot.signal() }
+            do {
+                let inserted = try store.writeBatch(records, droppedEvents: dropped)
+                state.withLock { state in
+                    state.counters.written += inserted
+                    state.counters.duplicates += records.count - inserted
+                    state.counters.rejected += rejected
+                    state.counters.batches += 1
+                }
+                progress.lock()
+                progress.broadcast()
+                progress.unlock()
+            } catch {
+                state.withLock { state in
+                    state.counters.failed += records.count
+                    state.counters.rejected += rejected
+                    state.lastError = error
+                }
+                outcome?.withLock { $0 = error }
+                return
+            }
+            applyRetention()
+        }
+    }
+
+    /// On `writeQueue`: a few chunks of retention, scheduling more when limits are still exceeded;
+    /// or, when `complete`, as many as it takes.
+    private func applyRetention(complete: Bool = false) {
+        guard !configuration.retention.isUnlimited else { return }
+        do {
+            let result = try store.applyRetention(
+                configuration.retention, maxChunks: complete ? nil : configuration.retentionChunksPerBatch)
+            state.withLock { $0.counters.pruned += result.removedExchanges }
+            if !result.limitsMet {
+                writeQueue.async { [self] in applyRetention() }
+            }
+        } catch {
+            state.withLock { $0.lastError = error }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import NetTapCore
+import NetTapStore
+
+/// `nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N]`
+///
+/// 1. Ingest: N exchanges through `StoreSink` (receive ... flush), against a baseline of raw
+///    batched prepared-statement inserts of the same rows (the same column values and body bytes,
+///    encoded beforehand, into the same schema), in the same run. Reports both and the ratio.
+/// 2. Query: the newest-100 page under several filters on a store of `--query-rows` exchanges
+///    (built once in a temporary directory): median and p95 of repeated queries.
+/// 3. Read: exchanges/s decoded by `forEach`, and peak memory (VmHWM).
+enum StoreBenchmark {
+    struct Options {
+        var jsonPath: String?
+        var count = 100_000
+        var queryRows = 1_000_000
+        var rounds = 3
+        /// Keep the stores in this directory instead of a temporary one that is removed.
+        var keepDirectory: String?
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var options = Options()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
+            switch (argument, value) {
+            case ("--json", let value?): options.jsonPath = value
+            case ("--count", let value?) where Int(value).map({ $0 > 0 }) == true: options.count = Int(value) ?? 0
+            case ("--query-rows", let value?) where Int(value).map({ $0 >= 0 }) == true: options.queryRows = Int(value) ?? 0
+            case ("--rounds", let value?) where Int(value).map({ $0 > 0 }) == true: options.rounds = Int(value) ?? 1
+            case ("--keep", let value?): options.keepDirectory = value
+            default:
+                FileHandle.standardError.write(Data(
+                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR]\n".utf8))
+                return 2
+            }
+            index += 2
+        }
+        do {
+            let results = try measure(options)
+            if let path = options.jsonPath {
+                let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
+                try data.write(to: URL(fileURLWithPath: path))
+                print("wrote \(path)")
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("nettap-bench store: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func measure(_ options: Options) throws -> [String: Any] {
+        let directory = options.keepDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nettap-bench-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if options.keepDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
+        var results: [String: Any] = [:]
+        #if DEBUG
+            print("note: debug build; run `swift run -c release nettap-bench store` for real figures")
+        #endif
+
+        // 1. Queries and streaming reads on a large store, built in chunks (memory stays flat).
+        if options.queryRows > 0 {
+            resetPeakMemory()
+            let large = directory.appendingPathComponent("large.sqlite").path
+            results["queries"] = try measureQueries(rows: options.queryRows, path: large)
+            try measureRead(path: large, limit: 200_000, into: &results)
+            results["peakMemoryQueriesKiB"] = reportPeak("building, querying and reading \(options.queryRows) exchanges")
+        }
+
+        // 2. Ingest: sink against the raw baseline (holds the generated exchanges in memory).
+        resetPeakMemory()
+        try measureIngest(options, directory: directory, into: &results)
+        if options.queryRows == 0 {
+            try measureRead(path: directory.appendingPathComponent("sink-\(options.rounds - 1).sqlite").path, limit: nil, into: &results)
+        }
+        return results
+    }
+
+    private static func measureIngest(_ options: Options, directory: URL, into results: inout [String: Any]) throws {
+        var workload = StoreBenchmarkWorkload(seed: 1)
+        let exchanges = (0 ..< options.count).map { workload.exchange($0) }
+        let encodeStart = DispatchTime.now()
+        let baselineRows = try BaselineRows(exchanges)
+        let encodeRate = Double(options.count) / seconds(since: encodeStart)
+        print(String(format: "encoding alone (column values, SHA-256, zlib; one thread): %.0f exchanges/s", encodeRate))
+        results["encodePerSecond"] = encodeRate
+        print("ingest: \(options.count) exchanges, \(baselineRows.distinctBodies) distinct bodies, \(options.rounds) rounds")
+        var sinkRates: [Double] = []
+        var baselineRates: [Double] = []
+        for round in 0 ..< options.rounds {
+            let baselineSeconds = try baselineRows.insert(into: directory.appendingPathComponent("baseline-\(round).sqlite").path)
+            baselineRates.append(Double(options.count) / baselineSeconds)
+            let sinkSeconds = try ingestThroughSink(exchanges, path: directory.appendingPathComponent("sink-\(round).sqlite").path)
+            sinkRates.append(Double(options.count) / sinkSeconds)
+            print(String(format: "  round %d: sink %.0f/s, raw baseline %.0f/s", round + 1, sinkRates.last ?? 0, baselineRates.last ?? 0))
+        }
+        let sinkBest = sinkRates.max() ?? 0
+        let baselineBest = baselineRates.max() ?? 0
+        let ratio = baselineBest > 0 ? sinkBest / baselineBest : 0
+        print(String(format: "ingest through StoreSink: %.0f exchanges/s (best of %d)", sinkBest, options.rounds))
+        print(String(format: "raw prepared-statement baseline: %.0f exchanges/s (best of %d)", baselineBest, options.rounds))
+        print(String(format: "ratio sink/baseline: %.2f (target >= 0.70), sink target >= 50000/s", ratio))
+        results["ingestSinkPerSecond"] = sinkBest
+        results["ingestBaselinePerSecond"] = baselineBest
+        results["ingestRatio"] = ratio
+        results["ingestCount"] = options.count
+        results["ingestSinkRounds"] = sinkRates
+        results["ingestBaselineRounds"] = baselineRates
+        let pairedRatios = zip(sinkRates, baselineRates).map { $0 / $1 }.sorted()
+        let medianPaired = pairedRatios[pairedRatios.count / 2]
+        print(String(format: "median of the per-round ratios: %.2f (each round runs both back to back)", medianPaired))
+        results["ingestRatioMedianPaired"] = medianPaired
+        results["peakMemoryIngestKiB"] = reportPeak("ingest (holds the \(options.count) generated exchanges and the baseline's rows)")
+    }
+
+    /// Exchanges/s decoded by `forEach`, bodies included, oldest first (as an export reads them).
+    private static func measureRead(path: String, limit: Int?, into results: inout [String: Any]) throws {
+        let store = try ExchangeStore(path: path)
+        var filter = ExchangeFilter()
+        if let limit, let first = try store.exchanges(limit: 1, order: .oldestFirst).exchanges.first {
+            // The first `limit` exchanges (they are 10 ms apart in the workload).
+            filter.until = first.startedAt.addingTimeInterval(Double(limit) * 0.01)
+        }
+        let start = DispatchTime.now()
+        var read = 0
+        var bodyBytes = 0
+        try store.forEach(matching: filter, order: .oldestFirst) { exchange in
+            read += 1
+            bodyBytes += exchange.response?.body?.data.count ?? 0
+        }
+        let elapsed = seconds(since: start)
+        print(String(format: "read with forEach (bodies included): %.0f exchanges/s (%d exchanges, %d body bytes)", Double(read) / elapsed, read, bodyBytes))
+        results["readPerSecond"] = Double(read) / elapsed
+    }
+
+    private static func ingestThroughSink(_ exchanges: [Exchange], path: String) throws -> Double {
+        let store = try ExchangeStore(path: path)
+        let sink = StoreSink(
+            store: store, configuration: .init(batchSize: 500, pendingLimit: exchanges.count, retention: .unlimited))
+        let start = DispatchTime.now()
+        for exchange in exchanges { sink.receive(.finished(exchange)) }
+        try sink.flush()
+        let elapsed = seconds(since: start)
+        let counters = sink.counters
+        guard counters.written == exchanges.count, counters.dropped == 0, try store.count() == exchanges.count else {
+            throw BenchmarkFailure("sink stored \(counters.written) of \(exchanges.count) (dropped \(counters.dropped), failed \(counters.failed))")
+        }
+        return elapsed
+    }
+
+    private static func measureQueries(rows: Int, path: String) throws -> [String: Any] {
+        let store = try ExchangeStore(path: path)
+        var workload = StoreBenchmarkWorkload(seed: 2)
+        let buildStart = DispatchTime.now()
+        var built = 0
+        while built < rows {
+            let batch = (built ..< min(rows, built + 20_000)).map { workload.exchange($0) }
+            try store.insert(batch)
+            built += batch.count
+        }
+        let buildSeconds = seconds(since: buildStart)
+        let stats = try store.stats()
+        print(String(format: "query store: %d exchanges built with insert() in %.1f s (%.0f/s), %d MiB used", rows, buildSeconds, Double(rows) / buildSeconds, stats.usedBytes >> 20))
+        let middle = try store.exchanges(limit: 1, after: nil).nextCursor.map { cursor in
+            ExchangeCursor(startedAt: cursor.startedAt - Double(rows / 2) * 0.01, rowid: Int64(rows / 2))
+        }
+        let cases: [(String, ExchangeFilter, ExchangeCursor?)] = [
+            ("no filter", ExchangeFilter(), nil),
+            ("host", ExchangeFilter(host: "pay.example.com"), nil),
+            ("status 500-599", ExchangeFilter(statusRange: 500 ... 599), nil),
+            ("error timeout", ExchangeFilter(errorCategory: .timeout), nil),
+            ("label screen=checkout", ExchangeFilter(labels: ["screen": "checkout"]), nil),
+            ("URL contains /orders/", ExchangeFilter(urlContains: "/orders/"), nil),
+            ("host + 5xx + label", ExchangeFilter(host: "api.example.com", statusRange: 500 ... 599, labels: ["screen": "feed"]), nil),
+            ("failures only", ExchangeFilter(failuresOnly: true), nil),
+            ("host, page from the middle", ExchangeFilter(host: "api.example.com"), middle),
+            ("last hour", ExchangeFilter(since: Date(timeIntervalSince1970: 1_764_000_000 + Double(rows) * 0.01 - 3600)), nil),
+        ]
+        var results: [String: Any] = ["rows": rows, "buildPerSecond": Double(rows) / buildSeconds]
+        print("newest-100 page latency on \(rows) exchanges (bodies included), 30 runs each:")
+        for (name, filter, cursor) in cases {
+            _ = try store.exchanges(matching: filter, limit: 100, after: cursor)  // warm up
+            var timings: [Double] = []
+            var returned = 0
+            for _ in 0 ..< 30 {
+                let start = DispatchTime.now()
+                returned = try store.exchanges(matching: filter, limit: 100, after: cursor).exchanges.count
+                timings.append(seconds(since: start) * 1000)
+            }
+            timings.sort()
+            let median = timings[timings.count / 2]
+            let p95 = timings[min(timings.count - 1, Int((Double(timings.count) * 0.95).rounded(.up)) - 1)]
+            print(String(format: "  %-28@ median %7.2f ms   p95 %7.2f ms   (%d rows)", name as NSString, median, p95, returned))
+            results[name] = ["medianMs": median, "p95Ms": p95, "rows": returned]
+        }
+        for (name, body) in [
+            ("count(host)", { _ = try store.count(matching: ExchangeFilter(host: "pay.example.com")) }),
+            ("summary(all)", { _ = try store.summary() }),
+            ("stats", { _ = try store.stats() }),
+        ] as [(String, () throws -> Void)] {
+            let start = DispatchTime.now()
+            try body()
+            let ms = seconds(since: start) * 1000
+            print(String(format: "  %-28@ %7.1f ms (once)", name as NSString, ms))
+            results[name] = ["onceMs": ms]
+        }
+        return results
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    /// Starts a new peak: Linux resets VmHWM to the current resident size when "5" is written to clear_refs.
+    static func resetPeakMemory() {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+    }
+
+    /// Prints and returns the peak memory since the last reset.
+    static func reportPeak(_ phase: String) -> Int {
+        let peak = peakMemoryKiB()
+        print("peak memory (VmHWM) during \(phase): \(peak.map { "\($0 / 1024) MiB" } ?? "unknown")")
+        return peak ?? -1
+    }
+
+    /// VmHWM (peak resident set) from /proc/self/status, in KiB; nil where there is no /proc.
+    static func peakMemoryKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
