@@ -90,6 +90,7 @@ struct JSONParser {
             }
             guard bytes[index] == UInt8(ascii: "\"") else {
                 if bytes[index] == UInt8(ascii: "/") { throw error("comments are not allowed in JSON") }
+                if bytes[index] == UInt8(ascii: "'") { throw error("strings must use double quotes") }
                 throw error("expected a key in double quotes, found \(describeCurrent())")
             }
             let keyPosition = position

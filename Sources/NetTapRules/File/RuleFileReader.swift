@@ -332,7 +332,8 @@ struct RuleFileReader {
             if let group = Self.highestGroupReference(in: replacement), group > pattern.captureGroupCount {
                 throw error(
                     replaceMember.value.position, path + ".replace",
-                    "the replacement uses $\(group) but the expression has \(pattern.captureGroupCount) capture groups")
+                    "the replacement uses $\(group) but the expression has "
+                        + (pattern.captureGroupCount == 1 ? "1 capture group" : "\(pattern.captureGroupCount) capture groups"))
             }
             rewrite.path = RewriteAction.PathRewrite(regex: pattern, replacement: replacement)
         }

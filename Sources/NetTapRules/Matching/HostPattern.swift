@@ -34,7 +34,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `host` (already lowercased) matches.
     public func matches(_ host: String) -> Bool {
-        if host == domain { return true }
+        if Bytes.equal(host, domain) { return true }
         guard isWildcard, host.utf8.count > domain.utf8.count else { return false }
         return host.hasSuffix(domain) && host.utf8.dropLast(domain.utf8.count).last == UInt8(ascii: ".")
     }

@@ -10,7 +10,8 @@
 /// ```
 public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     enum Segment: Sendable, Hashable {
-        case literal(String)
+        /// The segment's text and its bytes (compared byte for byte).
+        case literal(String, [UInt8])
         /// `*`: any one non-empty segment.
         case any
         /// A segment with `*` inside: the literal pieces between the stars, in order.
@@ -48,7 +49,7 @@ public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
             } else if part.contains("*") {
                 compiled.append(.wildcard(part.split(separator: "*", omittingEmptySubsequences: false).map(String.init)))
             } else {
-                compiled.append(.literal(String(part)))
+                compiled.append(.literal(String(part), Array(part.utf8)))
             }
         }
         self.pattern = pattern
@@ -58,43 +59,8 @@ public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a path (percent-encoded, starting with "/") matches.
     public func matches(path: String) -> Bool {
-        matches(segments: RuleRequest.segments(ofPath: path))
-    }
-
-    /// Matching over a request's path already split at "/" (without the leading empty segment).
-    func matches(segments path: [Substring]) -> Bool {
-        if matchesAnySuffix {
-            guard path.count >= segments.count else { return false }
-        } else {
-            guard path.count == segments.count else { return false }
-        }
-        var index = 0
-        for segment in segments {
-            let actual = path[index]
-            switch segment {
-            case .literal(let literal):
-                if actual != literal { return false }
-            case .any:
-                if actual.isEmpty { return false }
-            case .wildcard(let pieces):
-                if !Self.matchesWildcard(actual, pieces: pieces) { return false }
-            }
-            index += 1
-        }
-        return true
-    }
-
-    private static func matchesWildcard(_ text: Substring, pieces: [String]) -> Bool {
-        guard let first = pieces.first, let last = pieces.last, pieces.count >= 2 else { return false }
-        guard text.hasPrefix(first) else { return false }
-        var rest = text.dropFirst(first.count)
-        guard rest.count >= last.count, rest.hasSuffix(last) else { return false }
-        rest = rest.dropLast(last.count)
-        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
-            guard let range = rest.range(of: piece) else { return false }
-            rest = rest[range.upperBound...]
-        }
-        return true
+        let bytes = Array(path.utf8)
+        return CompiledGlob(self).matches(bytes, segments: RuleRequest.segmentRanges(ofPath: bytes))
     }
 
     public var description: String { pattern }

@@ -48,27 +48,11 @@ public struct RuleMatch: Sendable, Hashable, CustomStringConvertible {
         self.headers = headers
     }
 
-    /// Whether `request` satisfies every condition. Cheap conditions are checked first, so a
-    /// non-matching rule usually costs a string comparison or two.
+    /// Whether `request` satisfies every condition. (A `RuleSet` compiles its matches once; this
+    /// convenience compiles on each call.)
     public func matches(_ request: RuleRequest) -> Bool {
-        if !methods.isEmpty, !methods.contains(request.method) { return false }
-        if !schemes.isEmpty, !schemes.contains(request.scheme) { return false }
-        if !hosts.isEmpty, !hosts.contains(where: { $0.matches(request.host) }) { return false }
-        if !ports.isEmpty {
-            guard let port = request.effectivePort, ports.contains(port) else { return false }
-        }
-        switch path {
-        case .none: break
-        case .glob(let glob): if !glob.matches(segments: request.pathSegments) { return false }
-        case .regex(let regex): if !regex.matches(request.path) { return false }
-        }
-        for item in queryItems where !item.matcher.matches(request.queryValues(named: item.name)) {
-            return false
-        }
-        for header in headers where !header.matcher.matches(request.headers.values(for: header.name)) {
-            return false
-        }
-        return true
+        let compiled = CompiledMatch(self)
+        return compiled.prefilter.admits(request) && compiled.matchesAfterPrefilter(request)
     }
 
     /// The conditions in words, for `nettap rules check`: `GET https *.example.com path /v1/*`.

@@ -11,13 +11,25 @@ public enum ValueMatcher: Sendable, Hashable, CustomStringConvertible {
     /// At least one value in which the expression finds a match.
     case regex(RuleRegex)
 
-    /// Whether the values found under the name satisfy the matcher (`nil` values count as "").
-    func matches(_ values: some Collection<String>) -> Bool {
+    /// Whether one value satisfies an `.equals` or `.regex` matcher.
+    @inline(__always)
+    func accepts(_ value: String) -> Bool {
         switch self {
-        case .present: return !values.isEmpty
-        case .absent: return values.isEmpty
-        case .equals(let expected): return values.contains(expected)
-        case .regex(let regex): return values.contains { regex.matches($0) }
+        case .present: return true
+        case .absent: return false
+        case .equals(let expected): return Bytes.equal(value, expected)
+        case .regex(let regex): return regex.matches(value)
+        }
+    }
+
+    /// Whether the values found under a name satisfy the matcher, given how many there are and
+    /// whether any of them is accepted. Absent wants none; present wants one; the others want one accepted.
+    @inline(__always)
+    func decide(found: Bool, accepted: Bool) -> Bool {
+        switch self {
+        case .present: return found
+        case .absent: return !found
+        case .equals, .regex: return accepted
         }
     }
 
@@ -33,11 +45,14 @@ public enum ValueMatcher: Sendable, Hashable, CustomStringConvertible {
 
 /// A name paired with the matcher its values must satisfy.
 public struct NamedValueMatcher: Sendable, Hashable {
-    public var name: String
-    public var matcher: ValueMatcher
+    public let name: String
+    public let matcher: ValueMatcher
+    /// `name` lowercased once, for header matching.
+    let lowercasedName: String
 
     public init(name: String, matcher: ValueMatcher) {
         self.name = name
         self.matcher = matcher
+        self.lowercasedName = name.lowercased()
     }
 }

@@ -19,26 +19,64 @@ import NetTapCore
 /// 7. `recordTargets`: after redaction, append the finished exchange to each HAR file.
 /// 8. `modifications`: store in `Exchange.modifications` so the exchange shows what the rules did.
 public struct RuleDecision: Sendable, Hashable {
-    /// Indexes (into `RuleSet.rules`) of every rule that matched and applied, in order.
-    public var matchedRules: [Int] = []
-    /// The rewritten URL; nil when no rewrite changed it.
-    public var url: URL?
-    public var requestHeaderEdits: [HeaderEdit] = []
-    public var responseHeaderEdits: [HeaderEdit] = []
-    /// The merged throttle profile of every matching throttle action (later fields win).
-    public var throttle: ThrottleProfile?
-    /// Set when the throttle's failure draw for this request's ordinal says it fails.
-    public var throttleFailure: URLErrorCode?
-    public var proxy: ProxyTarget?
-    public var recordTargets: [RecordTarget] = []
-    public var terminal: RuleTerminal = .none
-    /// Every change, attributed to its rule, in the order applied.
-    public var modifications: [ExchangeModification] = []
+    /// Nil when no rule matched, so that the common case costs one pointer to pass around.
+    private let storage: Storage?
 
-    public init() {}
+    /// A decision in which no rule matched.
+    public init() {
+        storage = nil
+    }
+
+    init(_ parts: Parts) {
+        storage = parts.matchedRules.isEmpty ? nil : Storage(parts)
+    }
 
     /// True when no rule matched: the request goes out untouched.
-    public var isEmpty: Bool { matchedRules.isEmpty }
+    public var isEmpty: Bool { storage == nil }
+    /// Indexes (into `RuleSet.rules`) of every rule that matched and applied, in order.
+    public var matchedRules: [Int] { storage?.parts.matchedRules ?? [] }
+    /// The rewritten URL; nil when no rewrite changed it.
+    public var url: URL? { storage?.parts.url }
+    /// Edits for the request headers, in order (including a host-to-IP `Host`).
+    public var requestHeaderEdits: [HeaderEdit] { storage?.parts.requestHeaderEdits ?? [] }
+    /// Edits for the response headers the app sees, in order.
+    public var responseHeaderEdits: [HeaderEdit] { storage?.parts.responseHeaderEdits ?? [] }
+    /// The merged throttle profile of every matching throttle action (later fields win).
+    public var throttle: ThrottleProfile? { storage?.parts.throttle }
+    /// Set when the throttle's failure draw for this request's ordinal says it fails.
+    public var throttleFailure: URLErrorCode? { storage?.parts.throttleFailure }
+    public var proxy: ProxyTarget? { storage?.parts.proxy }
+    public var recordTargets: [RecordTarget] { storage?.parts.recordTargets ?? [] }
+    public var terminal: RuleTerminal { storage?.parts.terminal ?? .none }
+    /// Every change, attributed to its rule, in the order applied.
+    public var modifications: [ExchangeModification] { storage?.parts.modifications ?? [] }
+
+    /// The decision's contents while evaluation builds it.
+    struct Parts: Sendable, Hashable {
+        var matchedRules: [Int] = []
+        var url: URL?
+        var requestHeaderEdits: [HeaderEdit] = []
+        var responseHeaderEdits: [HeaderEdit] = []
+        var throttle: ThrottleProfile?
+        var throttleFailure: URLErrorCode?
+        var proxy: ProxyTarget?
+        var recordTargets: [RecordTarget] = []
+        var terminal: RuleTerminal = .none
+        var modifications: [ExchangeModification] = []
+    }
+
+    private final class Storage: Sendable {
+        let parts: Parts
+        init(_ parts: Parts) { self.parts = parts }
+    }
+
+    public static func == (lhs: RuleDecision, rhs: RuleDecision) -> Bool {
+        lhs.storage?.parts == rhs.storage?.parts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage?.parts)
+    }
 }
 
 /// How the request ends, when a rule ends it.

@@ -12,48 +12,84 @@ import NetTapCore
 /// let decision = ruleSet.evaluate(request)
 /// ```
 public struct RuleRequest: Sendable {
-    /// The method, uppercased.
-    public let method: String
-    public let url: URL
-    /// The scheme, lowercased ("" when the URL has none).
-    public let scheme: String
-    /// The host, lowercased ("" when the URL has none).
-    public let host: String
-    /// The port written in the URL, if any.
-    public let port: Int?
-    /// The path as sent (percent-encoded); "/" when the URL has an empty path.
-    public let path: String
-    /// Query items in order, names and values percent-decoded (`+` stays `+`, as in URLs).
-    public let queryItems: [RuleQueryItem]
-    public let headers: HTTPHeaders
-    public let body: Data?
+    /// The parts, computed once; a class so that passing the request around copies one reference.
+    final class Storage: Sendable {
+        let method: String
+        let url: URL
+        let scheme: String
+        let host: String
+        let port: Int?
+        let path: String
+        let queryItems: [RuleQueryItem]
+        let headers: HTTPHeaders
+        let body: Data?
+        let pathBytes: [UInt8]
+        /// Each path segment as a range of `pathBytes` (the leading "/" excluded).
+        let segmentRanges: [Range<Int>]
+        let firstSegmentHash: UInt64
+        let queryNameHashes: [UInt64]
+        let headerNameHashes: [UInt64]
+        /// Hashes of the host and of each parent domain (`a.b.c`, `b.c`, `c`), for the host index.
+        let hostSuffixHashes: [UInt64]
+        /// Header names lowercased, parallel to `headers`, so matching compares bytes.
+        let lowercasedHeaderNames: [String]
+        let methodBit: UInt32
+        let schemeBit: UInt8
 
-    let pathSegments: [Substring]
-    /// The host and each parent domain (`a.b.c`, `b.c`, `c`), for the wildcard index.
-    let hostSuffixes: [String]
+        init(method: String, url: URL, headers: HTTPHeaders, body: Data?) {
+            self.method = method.uppercased()
+            self.url = url
+            self.headers = headers
+            self.body = body
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            scheme = (components?.scheme ?? url.scheme ?? "").lowercased()
+            let host = (components?.host ?? url.host ?? "").lowercased()
+            self.host = host
+            port = components?.port ?? url.port
+            let rawPath = components?.percentEncodedPath ?? url.path
+            path = rawPath.isEmpty ? "/" : rawPath
+            queryItems = RuleRequest.parseQuery(components?.percentEncodedQuery)
+            pathBytes = Array(path.utf8)
+            segmentRanges = RuleRequest.segmentRanges(ofPath: pathBytes)
+            queryNameHashes = queryItems.map { RulePrefilter.hash(Substring($0.name)) }
+            var suffixes: [UInt64] = []
+            var rest = Substring(host)
+            while !rest.isEmpty {
+                suffixes.append(RulePrefilter.hash(rest))
+                guard let dot = rest.firstIndex(of: ".") else { break }
+                rest = rest[rest.index(after: dot)...]
+            }
+            hostSuffixHashes = suffixes
+            let lowered = headers.map { $0.name.lowercased() }
+            lowercasedHeaderNames = lowered
+            headerNameHashes = lowered.map { RulePrefilter.hash(Substring($0)) }
+            methodBit = RulePrefilter.methodBit(self.method)
+            schemeBit = RulePrefilter.schemeBit(scheme)
+            let first = segmentRanges.first ?? 0..<0
+            firstSegmentHash = RulePrefilter.hash(bytes: pathBytes[first])
+        }
+    }
+
+    let storage: Storage
+
+    /// The method, uppercased.
+    public var method: String { storage.method }
+    public var url: URL { storage.url }
+    /// The scheme, lowercased ("" when the URL has none).
+    public var scheme: String { storage.scheme }
+    /// The host, lowercased ("" when the URL has none).
+    public var host: String { storage.host }
+    /// The port written in the URL, if any.
+    public var port: Int? { storage.port }
+    /// The path as sent (percent-encoded); "/" when the URL has an empty path.
+    public var path: String { storage.path }
+    /// Query items in order, names and values percent-decoded (`+` stays `+`, as in URLs).
+    public var queryItems: [RuleQueryItem] { storage.queryItems }
+    public var headers: HTTPHeaders { storage.headers }
+    public var body: Data? { storage.body }
 
     public init(method: String, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil) {
-        self.method = method.uppercased()
-        self.url = url
-        self.headers = headers
-        self.body = body
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        scheme = (components?.scheme ?? url.scheme ?? "").lowercased()
-        let host = (components?.host ?? url.host ?? "").lowercased()
-        self.host = host
-        port = components?.port ?? url.port
-        let rawPath = components?.percentEncodedPath ?? url.path
-        path = rawPath.isEmpty ? "/" : rawPath
-        queryItems = Self.parseQuery(components?.percentEncodedQuery)
-        pathSegments = Self.segments(ofPath: path)
-        var suffixes: [String] = []
-        var rest = Substring(host)
-        while !rest.isEmpty {
-            suffixes.append(String(rest))
-            guard let dot = rest.firstIndex(of: ".") else { break }
-            rest = rest[rest.index(after: dot)...]
-        }
-        hostSuffixes = suffixes
+        storage = Storage(method: method, url: url, headers: headers, body: body)
     }
 
     /// A request from a captured one (for replay and tools); nil when its URL does not parse.
@@ -67,11 +103,6 @@ public struct RuleRequest: Sendable {
         port ?? Self.defaultPort(forScheme: scheme)
     }
 
-    /// The values of every query item named `name`, in order (a name without `=` counts as "").
-    public func queryValues(named name: String) -> [String] {
-        queryItems.compactMap { $0.name == name ? ($0.value ?? "") : nil }
-    }
-
     static func defaultPort(forScheme scheme: String) -> Int? {
         switch scheme {
         case "http", "ws": return 80
@@ -80,9 +111,21 @@ public struct RuleRequest: Sendable {
         }
     }
 
-    static func segments(ofPath path: String) -> [Substring] {
-        let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    /// The ranges of the segments of a path (after its leading "/"; "/" alone is one empty segment).
+    static func segmentRanges(ofPath bytes: [UInt8]) -> [Range<Int>] {
+        let slash = UInt8(ascii: "/")
+        var start = bytes.first == slash ? 1 : 0
+        var ranges: [Range<Int>] = []
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == slash {
+                ranges.append(start..<index)
+                start = index + 1
+            }
+            index += 1
+        }
+        ranges.append(start..<max(start, bytes.count))
+        return ranges
     }
 
     static func parseQuery(_ query: String?) -> [RuleQueryItem] {

@@ -20,11 +20,18 @@ public struct RuleSet: Sendable, CustomStringConvertible {
     /// The seed of throttle failure draws for throttle actions that give none.
     public let seed: UInt64
     private let index: RuleIndex
+    /// One per rule, scanned before the full match (see `RulePrefilter`).
+    private let prefilters: ContiguousArray<RulePrefilter>
+    /// One per rule, the full match laid out for speed.
+    private let matchers: ContiguousArray<CompiledMatch>
 
     public init(rules: [Rule], seed: UInt64 = 0) {
         self.rules = rules
         self.seed = seed
         self.index = RuleIndex(rules: rules)
+        let matchers = ContiguousArray(rules.map { CompiledMatch($0.match) })
+        self.matchers = matchers
+        self.prefilters = ContiguousArray(matchers.map(\.prefilter))
     }
 
     /// No rules: every request goes out untouched.
@@ -39,12 +46,28 @@ public struct RuleSet: Sendable, CustomStringConvertible {
     /// the same decision. `ordinal` numbers requests for the throttle failure draw
     /// (`ActiveRules.evaluate` supplies it).
     public func evaluate(_ request: RuleRequest, ordinal: UInt64 = 0) -> RuleDecision {
-        var decision = RuleDecision()
-        guard !rules.isEmpty else { return decision }
+        guard !rules.isEmpty else { return RuleDecision() }
+        let candidates = index.candidates(for: request)
+        // The common case, no rule matches, allocates nothing.
+        var position = 0
+        while position < candidates.count, !matches(candidates[position], request) {
+            position += 1
+        }
+        guard position < candidates.count else { return RuleDecision() }
+        return decide(request, candidates: candidates[position...], ordinal: ordinal)
+    }
+
+    @inline(__always)
+    private func matches(_ ruleIndex: Int, _ request: RuleRequest) -> Bool {
+        prefilters[ruleIndex].admits(request) && matchers[ruleIndex].matchesAfterPrefilter(request)
+    }
+
+    /// Builds the decision from the first matching candidate on.
+    private func decide(_ request: RuleRequest, candidates: ArraySlice<Int>, ordinal: UInt64) -> RuleDecision {
+        var decision = RuleDecision.Parts()
         var currentURL = request.url
-        index.forEachCandidate(for: request) { ruleIndex in
+        for ruleIndex in candidates where matches(ruleIndex, request) {
             let rule = rules[ruleIndex]
-            guard rule.match.matches(request) else { return true }
             decision.matchedRules.append(ruleIndex)
             let label = label(ofRule: ruleIndex)
             for action in rule.actions where !action.isTerminal {
@@ -52,21 +75,19 @@ public struct RuleSet: Sendable, CustomStringConvertible {
             }
             if let terminal = rule.terminalAction {
                 end(with: terminal, label: label, path: request.path, decision: &decision)
-                return false
+                break
             }
-            return true
         }
-        if currentURL != request.url { decision.url = currentURL }
         if let throttle = decision.throttle, let failure = throttle.failure(ordinal: ordinal, defaultSeed: seed) {
             decision.throttleFailure = failure
             let rule = decision.modifications.last { $0.action == "throttle" }?.rule ?? "throttle"
             decision.modifications.append(
                 ExchangeModification(rule: rule, action: "throttle", detail: "failed with \(failure)"))
         }
-        return decision
+        return RuleDecision(decision)
     }
 
-    private func apply(_ action: RuleAction, label: String, to decision: inout RuleDecision, url: inout URL) {
+    private func apply(_ action: RuleAction, label: String, to decision: inout RuleDecision.Parts, url: inout URL) {
         func note(_ detail: String) {
             decision.modifications.append(ExchangeModification(rule: label, action: action.name, detail: detail))
         }
@@ -77,6 +98,7 @@ public struct RuleSet: Sendable, CustomStringConvertible {
                 return
             }
             url = outcome.url
+            if !outcome.changes.isEmpty { decision.url = outcome.url }
             if let host = outcome.hostHeader { decision.requestHeaderEdits.append(.set(name: "Host", value: host)) }
             if !outcome.changes.isEmpty { note(outcome.changes.joined(separator: "; ")) }
         case .headers(let headers):
@@ -97,7 +119,7 @@ public struct RuleSet: Sendable, CustomStringConvertible {
         }
     }
 
-    private func end(with action: RuleAction, label: String, path: String, decision: inout RuleDecision) {
+    private func end(with action: RuleAction, label: String, path: String, decision: inout RuleDecision.Parts) {
         let detail: String
         switch action {
         case .mock(let mock):
