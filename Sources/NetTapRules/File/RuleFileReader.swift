@@ -669,7 +669,8 @@ struct RuleFileReader {
     private func fileURL(_ member: JSONMember, _ field: String) throws(RuleFileError) -> URL {
         let path = try nonEmptyString(member.value, field)
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
-        return URL(fileURLWithPath: path, relativeTo: baseDirectory).standardizedFileURL
+        // Appending (not `relativeTo:`) treats the base as a directory even without a trailing "/".
+        return baseDirectory.appendingPathComponent(path).standardizedFileURL
     }
 
     private func fileText(_ member: JSONMember) -> String {

@@ -9,6 +9,11 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     public struct Invalid: Error, Sendable, Hashable {
         public let pattern: String
         public let reason: String
+
+        public init(pattern: String, reason: String) {
+            self.pattern = pattern
+            self.reason = reason
+        }
     }
 
     public init(_ pattern: String) throws(Invalid) {

@@ -167,13 +167,12 @@ public final class ReplayEngine: Sendable {
         guard !options.matchHeaders.isEmpty else { return [] }
         var names: [String] = []
         var spelling: [String: String] = [:]
+        for field in Array(live) + Array(recorded) where spelling[field.name.lowercased()] == nil {
+            spelling[field.name.lowercased()] = field.name
+        }
         if options.matchHeaders.contains("*") {
-            for field in Array(live) + Array(recorded) {
-                let lowered = field.name.lowercased()
-                if spelling[lowered] == nil {
-                    spelling[lowered] = field.name
-                    names.append(lowered)
-                }
+            for field in Array(live) + Array(recorded) where !names.contains(field.name.lowercased()) {
+                names.append(field.name.lowercased())
             }
         }
         for name in options.matchHeaders where name != "*" && !names.contains(name) { names.append(name) }
