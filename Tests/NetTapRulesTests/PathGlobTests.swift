@@ -52,13 +52,13 @@ import NetTapRules
     }
 
     @Test func invalidPatternsSayWhy() {
-        #expect(throws: PathGlob.Invalid(pattern: "api/x", reason: "a path pattern must start with '/'")) {
+        #expect(throws: InvalidPattern(pattern: "api/x", reason: "a path pattern must start with '/'")) {
             try PathGlob("api/x")
         }
-        #expect(throws: PathGlob.Invalid(pattern: "/a/**/b", reason: "'**' is allowed only as the last segment")) {
+        #expect(throws: InvalidPattern(pattern: "/a/**/b", reason: "'**' is allowed only as the last segment")) {
             try PathGlob("/a/**/b")
         }
-        #expect(throws: PathGlob.Invalid(pattern: "/a/b**", reason: "'**' is allowed only as the last segment")) {
+        #expect(throws: InvalidPattern(pattern: "/a/b**", reason: "'**' is allowed only as the last segment")) {
             try PathGlob("/a/b**")
         }
     }

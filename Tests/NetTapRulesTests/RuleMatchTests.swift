@@ -43,10 +43,10 @@ func ruleSet(_ json: String, directory: URL = URL(fileURLWithPath: "/tmp"), prox
     }
 
     @Test func hostPatternsRejectPortsPathsAndInnerStars() {
-        #expect(throws: HostPattern.Invalid.self) { try HostPattern("a.com:8080") }
-        #expect(throws: HostPattern.Invalid.self) { try HostPattern("a.com/x") }
-        #expect(throws: HostPattern.Invalid.self) { try HostPattern("a*.com") }
-        #expect(throws: HostPattern.Invalid.self) { try HostPattern("*.") }
+        #expect(throws: InvalidPattern.self) { try HostPattern("a.com:8080") }
+        #expect(throws: InvalidPattern.self) { try HostPattern("a.com/x") }
+        #expect(throws: InvalidPattern.self) { try HostPattern("a*.com") }
+        #expect(throws: InvalidPattern.self) { try HostPattern("*.") }
         #expect((try? HostPattern("::1"))?.domain == "::1")
     }
 

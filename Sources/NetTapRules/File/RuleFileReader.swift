@@ -607,7 +607,7 @@ struct RuleFileReader {
         do {
             return try RuleRegex(pattern)
         } catch {
-            throw self.error(node.position, field, error.description)
+            throw self.error(node.position, field, "invalid regular expression \"\(error.pattern)\"")
         }
     }
 

@@ -5,18 +5,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     public let domain: String
     public let isWildcard: Bool
 
-    /// Thrown for a pattern with a `*` anywhere but a leading `*.`.
-    public struct Invalid: Error, Sendable, Hashable {
-        public let pattern: String
-        public let reason: String
-
-        public init(pattern: String, reason: String) {
-            self.pattern = pattern
-            self.reason = reason
-        }
-    }
-
-    public init(_ pattern: String) throws(Invalid) {
+    public init(_ pattern: String) throws(InvalidPattern) {
         let lowered = pattern.lowercased()
         if lowered.hasPrefix("*.") {
             domain = String(lowered.dropFirst(2))
@@ -26,14 +15,14 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
             isWildcard = false
         }
         if domain.isEmpty {
-            throw Invalid(pattern: pattern, reason: "a host pattern must name a host")
+            throw InvalidPattern(pattern: pattern, reason: "a host pattern must name a host")
         }
         if domain.contains("*") {
-            throw Invalid(pattern: pattern, reason: "'*' is allowed only as a leading \"*.\"")
+            throw InvalidPattern(pattern: pattern, reason: "'*' is allowed only as a leading \"*.\"")
         }
         // One colon means "host:port"; IPv6 literals have several.
         if domain.contains("/") || domain.filter({ $0 == ":" }).count == 1 {
-            throw Invalid(pattern: pattern, reason: "a host pattern is a host name only (no scheme, port or path)")
+            throw InvalidPattern(pattern: pattern, reason: "a host pattern is a host name only (no scheme, port or path)")
         }
     }
 

@@ -23,20 +23,9 @@ public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     /// True when the pattern ends in `/**`.
     let matchesAnySuffix: Bool
 
-    /// Thrown for a pattern that is not a path or misuses `**`.
-    public struct Invalid: Error, Sendable, Hashable {
-        public let pattern: String
-        public let reason: String
-
-        public init(pattern: String, reason: String) {
-            self.pattern = pattern
-            self.reason = reason
-        }
-    }
-
-    public init(_ pattern: String) throws(Invalid) {
+    public init(_ pattern: String) throws(InvalidPattern) {
         guard pattern.hasPrefix("/") else {
-            throw Invalid(pattern: pattern, reason: "a path pattern must start with '/'")
+            throw InvalidPattern(pattern: pattern, reason: "a path pattern must start with '/'")
         }
         var parts = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var anySuffix = false
@@ -47,7 +36,7 @@ public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
         var compiled: [Segment] = []
         for part in parts {
             if part.contains("**") {
-                throw Invalid(pattern: pattern, reason: "'**' is allowed only as the last segment")
+                throw InvalidPattern(pattern: pattern, reason: "'**' is allowed only as the last segment")
             }
             if part == "*" {
                 compiled.append(.any)

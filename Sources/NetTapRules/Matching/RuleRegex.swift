@@ -11,15 +11,10 @@ public struct RuleRegex: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     private let expression: SharedExpression
 
-    /// Thrown for a pattern that does not compile; `description` names the pattern.
-    public struct InvalidPattern: Error, Sendable, Hashable, CustomStringConvertible {
-        public let pattern: String
-        public var description: String { "invalid regular expression \"\(pattern)\"" }
-    }
-
+    /// Throws `InvalidPattern` for a pattern that does not compile.
     public init(_ pattern: String) throws(InvalidPattern) {
         guard let compiled = try? NSRegularExpression(pattern: pattern) else {
-            throw InvalidPattern(pattern: pattern)
+            throw InvalidPattern(pattern: pattern, reason: "not a valid regular expression")
         }
         self.pattern = pattern
         self.expression = SharedExpression(compiled)

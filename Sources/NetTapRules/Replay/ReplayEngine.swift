@@ -188,18 +188,14 @@ public final class ReplayEngine: Sendable {
     }
 
     private static func parse(_ request: CapturedRequest, ignoring ignored: Set<String>) -> Parsed? {
-        guard let url = URL(string: request.url), let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        else { return nil }
-        let scheme = (components.scheme ?? "").lowercased()
-        let rawPath = components.percentEncodedPath
-        let query = RuleRequest.parseQuery(components.percentEncodedQuery)
+        guard let parts = RuleRequest(request) else { return nil }
+        let query = parts.queryItems
             .filter { !ignored.contains($0.name) }
             .map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }
             .sorted()
         return Parsed(
-            method: request.method.uppercased(), scheme: scheme, host: (components.host ?? "").lowercased(),
-            port: components.port ?? RuleRequest.defaultPort(forScheme: scheme),
-            path: rawPath.isEmpty ? "/" : rawPath, query: query)
+            method: parts.method, scheme: parts.scheme, host: parts.host, port: parts.effectivePort, path: parts.path,
+            query: query)
     }
 
     private static func queryItems(of url: String) -> [RuleQueryItem] {
