@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-wise text comparison for the matching hot path. Swift's `==` on strings compares by
 /// Unicode canonical equivalence, which URLs and header names do not need and which costs more.
 enum Bytes {
@@ -7,6 +9,11 @@ enum Bytes {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         var left = lhs
         var right = rhs
-        return left.withUTF8 { a in right.withUTF8 { b in a.elementsEqual(b) } }
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                guard let first = a.baseAddress, let second = b.baseAddress else { return a.count == b.count }
+                return memcmp(first, second, a.count) == 0
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NetTapCore
 
 /// A `RuleMatch` laid out for the hot path: path literals as bytes, names as hashes, so that a
@@ -5,46 +6,68 @@ import NetTapCore
 /// Built once per rule when a `RuleSet` is made.
 final class CompiledMatch: Sendable {
     let prefilter: RulePrefilter
-    private let match: RuleMatch
+    // The match's parts as separate stored properties, so the hot path reads each one in place
+    // rather than copying the whole `RuleMatch`.
+    private let methods: [String]
+    private let schemes: [String]
+    private let hosts: [HostPattern]
+    private let ports: [Int]
     private let glob: CompiledGlob?
+    private let pathRegex: RuleRegex?
+    private let queryNames: [String]
     private let queryNameHashes: [UInt64]
+    private let queryMatchers: [ValueMatcher]
+    private let headerNames: [String]
     private let headerNameHashes: [UInt64]
+    private let headerMatchers: [ValueMatcher]
 
     init(_ match: RuleMatch) {
-        self.match = match
         prefilter = RulePrefilter(match)
-        if case .glob(let pattern) = match.path {
+        methods = match.methods
+        schemes = match.schemes
+        hosts = match.hosts
+        ports = match.ports
+        switch match.path {
+        case .glob(let pattern):
             glob = CompiledGlob(pattern)
-        } else {
+            pathRegex = nil
+        case .regex(let regex):
             glob = nil
+            pathRegex = regex
+        case .none:
+            glob = nil
+            pathRegex = nil
         }
+        queryNames = match.queryItems.map(\.name)
         queryNameHashes = match.queryItems.map { RulePrefilter.hash(Substring($0.name)) }
+        queryMatchers = match.queryItems.map(\.matcher)
+        headerNames = match.headers.map(\.lowercasedName)
         headerNameHashes = match.headers.map { RulePrefilter.hash(Substring($0.lowercasedName)) }
+        headerMatchers = match.headers.map(\.matcher)
     }
 
     /// The full check, for a request the prefilter admitted.
     func matchesAfterPrefilter(_ request: RuleRequest) -> Bool {
         let storage = request.storage
         // Known methods and schemes have a bit each, so the prefilter already decided them.
-        if !match.methods.isEmpty, storage.methodBit == RulePrefilter.otherMethodBit,
-            !match.methods.contains(where: { Bytes.equal($0, storage.method) })
+        if storage.methodBit == RulePrefilter.otherMethodBit, !methods.isEmpty,
+            !methods.contains(where: { Bytes.equal($0, storage.method) })
         {
             return false
         }
-        if !match.schemes.isEmpty, storage.schemeBit == RulePrefilter.otherSchemeBit,
-            !match.schemes.contains(where: { Bytes.equal($0, storage.scheme) })
+        if storage.schemeBit == RulePrefilter.otherSchemeBit, !schemes.isEmpty,
+            !schemes.contains(where: { Bytes.equal($0, storage.scheme) })
         {
             return false
         }
-        if !match.hosts.isEmpty, !match.hosts.contains(where: { $0.matches(storage.host) }) { return false }
-        if !match.ports.isEmpty {
-            guard let port = storage.port ?? RuleRequest.defaultPort(forScheme: storage.scheme),
-                match.ports.contains(port)
+        if !hosts.isEmpty, !hosts.contains(where: { $0.matches(storage.host) }) { return false }
+        if !ports.isEmpty {
+            guard let port = storage.port ?? RuleRequest.defaultPort(forScheme: storage.scheme), ports.contains(port)
             else { return false }
         }
         if let glob {
             if !glob.matches(storage.pathBytes, segments: storage.segmentRanges) { return false }
-        } else if case .regex(let regex) = match.path, !regex.matches(storage.path) {
+        } else if let pathRegex, !pathRegex.matches(storage.path) {
             return false
         }
         for index in queryNameHashes.indices where !matchesQueryItem(index, storage) { return false }
@@ -54,29 +77,28 @@ final class CompiledMatch: Sendable {
 
     private func matchesQueryItem(_ index: Int, _ storage: RuleRequest.Storage) -> Bool {
         let hash = queryNameHashes[index]
-        let matcher = match.queryItems[index]
         var found = false
         for position in storage.queryNameHashes.indices where storage.queryNameHashes[position] == hash {
-            let item = storage.queryItems[position]
-            guard Bytes.equal(item.name, matcher.name) else { continue }
+            guard Bytes.equal(storage.queryItems[position].name, queryNames[index]) else { continue }
             found = true
-            if matcher.matcher.accepts(item.value ?? "") { return matcher.matcher.decide(found: true, accepted: true) }
+            if queryMatchers[index].accepts(storage.queryItems[position].value ?? "") {
+                return queryMatchers[index].decide(found: true, accepted: true)
+            }
         }
-        return matcher.matcher.decide(found: found, accepted: false)
+        return queryMatchers[index].decide(found: found, accepted: false)
     }
 
     private func matchesHeader(_ index: Int, _ storage: RuleRequest.Storage) -> Bool {
         let hash = headerNameHashes[index]
-        let matcher = match.headers[index]
         var found = false
         for position in storage.headerNameHashes.indices where storage.headerNameHashes[position] == hash {
-            guard Bytes.equal(storage.lowercasedHeaderNames[position], matcher.lowercasedName) else { continue }
+            guard Bytes.equal(storage.lowercasedHeaderNames[position], headerNames[index]) else { continue }
             found = true
-            if matcher.matcher.accepts(storage.headers[position].value) {
-                return matcher.matcher.decide(found: true, accepted: true)
+            if headerMatchers[index].accepts(storage.headerValues[position]) {
+                return headerMatchers[index].decide(found: true, accepted: true)
             }
         }
-        return matcher.matcher.decide(found: found, accepted: false)
+        return headerMatchers[index].decide(found: found, accepted: false)
     }
 }
 
@@ -135,12 +157,7 @@ struct CompiledGlob: Sendable {
             let actual = ranges[index]
             switch segment.kind {
             case .literal:
-                guard actual.count == segment.range.count else { return false }
-                var offset = 0
-                while offset < actual.count {
-                    if path[actual.lowerBound + offset] != bytes[segment.range.lowerBound + offset] { return false }
-                    offset += 1
-                }
+                guard actual.count == segment.range.count, equal(path, actual.lowerBound, segment.range) else { return false }
             case .any:
                 if actual.isEmpty { return false }
             case .wildcard:
@@ -177,12 +194,14 @@ struct CompiledGlob: Sendable {
         return true
     }
 
+    /// Whether `path` holds the bytes of `piece` from `start` (the caller checked the bounds).
     private func equal(_ path: [UInt8], _ start: Int, _ piece: Range<Int>) -> Bool {
-        var offset = 0
-        while offset < piece.count {
-            if path[start + offset] != bytes[piece.lowerBound + offset] { return false }
-            offset += 1
+        guard !piece.isEmpty else { return true }
+        return path.withUnsafeBufferPointer { pathBytes in
+            bytes.withUnsafeBufferPointer { patternBytes in
+                guard let left = pathBytes.baseAddress, let right = patternBytes.baseAddress else { return false }
+                return memcmp(left + start, right + piece.lowerBound, piece.count) == 0
+            }
         }
-        return true
     }
 }

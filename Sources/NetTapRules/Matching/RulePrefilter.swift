@@ -1,5 +1,6 @@
 /// A rule's cheapest conditions as plain bits and integers, checked in a tight loop before the
-/// full match: method, scheme, number of path segments and the first path segment.
+/// full match: method, scheme, number of path segments, the first path segment, and the query
+/// item and header names the rule needs present (as 64-bit Bloom masks of their name hashes).
 ///
 /// It never rejects a request the full match would accept (unknown methods and schemes share an
 /// "other" bit and are then compared in full), so it only saves work. Being trivially copyable,
@@ -11,8 +12,18 @@ struct RulePrefilter: Sendable {
     private var maxSegments = Int.max
     /// Hash of the first path segment when the pattern starts with a literal one; 0 otherwise.
     private var firstSegmentHash: UInt64 = 0
+    /// One bit per query item name the rule needs present (every matcher but `.absent`).
+    private var requiredQueryNames: UInt64 = 0
+    /// The same for (lowercased) header names.
+    private var requiredHeaderNames: UInt64 = 0
 
     init(_ match: RuleMatch) {
+        for item in match.queryItems where item.matcher != .absent {
+            requiredQueryNames |= Self.bloomBit(Self.hash(Substring(item.name)))
+        }
+        for header in match.headers where header.matcher != .absent {
+            requiredHeaderNames |= Self.bloomBit(Self.hash(Substring(header.lowercasedName)))
+        }
         if !match.methods.isEmpty {
             methodMask = match.methods.reduce(0) { $0 | Self.methodBit($1) }
         }
@@ -37,6 +48,8 @@ struct RulePrefilter: Sendable {
             && storage.segmentRanges.count >= minSegments
             && storage.segmentRanges.count <= maxSegments
             && (firstSegmentHash == 0 || firstSegmentHash == storage.firstSegmentHash)
+            && requiredQueryNames & ~storage.queryNameBloom == 0
+            && requiredHeaderNames & ~storage.headerNameBloom == 0
     }
 
     /// The bit that every method outside the known ones shares.
@@ -67,6 +80,11 @@ struct RulePrefilter: Sendable {
         case "wss": return 1 << 3
         default: return 1 << 7
         }
+    }
+
+    /// The Bloom mask bit of a name hash.
+    static func bloomBit(_ hash: UInt64) -> UInt64 {
+        1 << (hash >> 58)
     }
 
     /// FNV-1a over the bytes, never 0 (0 means "any first segment").

@@ -29,10 +29,15 @@ public struct RuleRequest: Sendable {
         let firstSegmentHash: UInt64
         let queryNameHashes: [UInt64]
         let headerNameHashes: [UInt64]
+        /// `RulePrefilter.bloomBit` of every query item name and header name present.
+        let queryNameBloom: UInt64
+        let headerNameBloom: UInt64
         /// Hashes of the host and of each parent domain (`a.b.c`, `b.c`, `c`), for the host index.
         let hostSuffixHashes: [UInt64]
         /// Header names lowercased, parallel to `headers`, so matching compares bytes.
         let lowercasedHeaderNames: [String]
+        /// Header values, parallel to `headers`.
+        let headerValues: [String]
         let methodBit: UInt32
         let schemeBit: UInt8
 
@@ -62,7 +67,10 @@ public struct RuleRequest: Sendable {
             hostSuffixHashes = suffixes
             let lowered = headers.map { $0.name.lowercased() }
             lowercasedHeaderNames = lowered
+            headerValues = headers.map(\.value)
             headerNameHashes = lowered.map { RulePrefilter.hash(Substring($0)) }
+            queryNameBloom = queryNameHashes.reduce(0) { $0 | RulePrefilter.bloomBit($1) }
+            headerNameBloom = headerNameHashes.reduce(0) { $0 | RulePrefilter.bloomBit($1) }
             methodBit = RulePrefilter.methodBit(self.method)
             schemeBit = RulePrefilter.schemeBit(scheme)
             let first = segmentRanges.first ?? 0..<0
