@@ -79,7 +79,7 @@ public final class ReplayEngine: Sendable {
         let live = redact(request)
         let parsed = Self.parse(live, ignoring: options.ignoreQueryItems)
         let candidates = parsed.flatMap { byKey[$0] } ?? []
-        let matching = candidates.filter { differences(live: live, entry: entries[$0], includeKey: false).isEmpty }
+        let matching = candidates.filter { differences(live: live, key: .alreadyEqual, entry: entries[$0]).isEmpty }
         if !matching.isEmpty {
             let chosen: Int? = consumed.withLock { used in
                 if let next = matching.first(where: { !used[$0] }) {
@@ -95,13 +95,13 @@ public final class ReplayEngine: Sendable {
                     closestRequest: matching.last.map { Self.requestLine(entries[$0].request) },
                     differences: [], isExhausted: true))
         }
-        return .miss(closestMiss(for: live))
+        return .miss(closestMiss(for: live, parsed: parsed))
     }
 
-    private func closestMiss(for live: CapturedRequest) -> ReplayMiss {
+    private func closestMiss(for live: CapturedRequest, parsed: Parsed?) -> ReplayMiss {
         var best: (index: Int, score: Int, differences: [ReplayDifference])?
         for index in entries.indices {
-            let found = differences(live: live, entry: entries[index], includeKey: true)
+            let found = differences(live: live, key: .compare(parsed), entry: entries[index])
             let score = found.reduce(0) { $0 + Self.weight(of: $1.field) }
             if let current = best, current.score <= score { continue }
             best = (index, score, found)
@@ -121,12 +121,19 @@ public final class ReplayEngine: Sendable {
         }
     }
 
+    /// Whether the key parts still need comparing.
+    private enum KeyCheck {
+        /// The entry came from the live request's key bucket: compare only headers and body.
+        case alreadyEqual
+        /// Compare with the live request's key (nil when its URL does not parse).
+        case compare(Parsed?)
+    }
+
     /// Every difference between a live request and an entry, in a fixed field order.
-    private func differences(live: CapturedRequest, entry: Entry, includeKey: Bool) -> [ReplayDifference] {
+    private func differences(live: CapturedRequest, key: KeyCheck, entry: Entry) -> [ReplayDifference] {
         var found: [ReplayDifference] = []
-        if includeKey {
-            let left = Self.parse(live, ignoring: options.ignoreQueryItems)
-            guard let left, let right = entry.parsed else {
+        if case .compare(let parsed) = key {
+            guard let left = parsed, let right = entry.parsed else {
                 return [ReplayDifference(field: "url", detail: "live \(live.url), recorded \(entry.request.url)")]
             }
             func compare(_ field: String, _ a: String, _ b: String) {
