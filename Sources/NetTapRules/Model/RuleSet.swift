@@ -48,7 +48,7 @@ public struct RuleSet: Sendable, CustomStringConvertible {
     public func evaluate(_ request: RuleRequest, ordinal: UInt64 = 0) -> RuleDecision {
         guard !rules.isEmpty else { return RuleDecision() }
         let candidates = index.candidates(for: request)
-        // The common case, no rule matches, allocates nothing.
+        // The common case, no rule matches, allocates nothing (unless rules for this host must be merged in).
         var position = 0
         while position < candidates.count, !matches(candidates[position], request) {
             position += 1
