@@ -156,10 +156,6 @@ private final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sen
 
     func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
         if let task = `protocol`.task {
-            // The native loader follows redirects inside itself; only the end points are visible.
-            if let current = task.currentRequest?.url, let original = task.originalRequest?.url, current != original {
-                recorder.didRedirect(RedirectHop(url: original.absoluteString, statusCode: nil, location: current.absoluteString))
-            }
             let reason = isDownload
                 ? "URLSession wrote this download to a file that it hands to the app"
                 : "URLSession delivered this body straight to the session delegate"

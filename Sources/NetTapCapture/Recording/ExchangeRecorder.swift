@@ -161,6 +161,10 @@ final class ExchangeRecorder: @unchecked Sendable {
                 if case .data(let data) = body { timing.bytesReceived = Int64(data.count) }
                 if case .accumulated(let captured) = body { timing.bytesReceived = captured.size }
             }
+            // Where the path could not see individual redirects, the end points still show one happened.
+            if redirects.isEmpty, let from = request.url, let to = response?.url, from != to {
+                redirects.append(RedirectHop(url: from.absoluteString, statusCode: nil, location: to.absoluteString))
+            }
             var finalRequestBody = requestBody
             if case .unavailable(nil, let reason) = requestBody, let bytesSent, bytesSent > 0 {
                 finalRequestBody = .unavailable(size: bytesSent, reason: reason)

@@ -9,8 +9,10 @@ import FoundationNetworking
 enum RequestBodySource: @unchecked Sendable {
     case none
     case data(Data)
-    /// An upload from a file: its first bytes are read off the request path.
+    /// An upload from a file, before it is read.
     case file(URL)
+    /// Bytes already read (the start of an upload file).
+    case captured(CapturedBody)
     /// Bytes teed from a body stream while URLSession reads it; read when the exchange is built.
     case teed(BodyStreamTee)
     /// The platform consumed the body where NetTap cannot see it.
@@ -92,6 +94,8 @@ struct RawCapture: @unchecked Sendable {
             return data.isEmpty ? nil : CapturedBody.capturing(data, cap: bodyCap, contentType: contentType)
         case .file(let url):
             return Self.readPrefix(of: url, cap: bodyCap, contentType: contentType)
+        case .captured(let body):
+            return body
         case .teed(let tee):
             var body = tee.capturedBody
             body.contentType = contentType

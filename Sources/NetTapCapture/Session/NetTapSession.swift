@@ -119,11 +119,11 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .data) else {
             return session.dataTask(with: request, completionHandler: completionHandler)
         }
-        return session.dataTask(with: marked) { [proxy] data, response, error in
+        return tracked(session.dataTask(with: marked) { [proxy] data, response, error in
             if let data { recorder.didLoad(wholeBody: data) }
             proxy.end(recorder, response: response, error: error)
             completionHandler(data, response, error)
-        }
+        }, recorder)
     }
 
     public func dataTask(
@@ -139,11 +139,11 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .upload, body: bodyData.map { RequestBodySource.data($0) }) else {
             return session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler)
         }
-        return session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
+        return tracked(session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
             if let data { recorder.didLoad(wholeBody: data) }
             proxy.end(recorder, response: response, error: error)
             completionHandler(data, response, error)
-        }
+        }, recorder)
     }
 
     public func uploadTask(
@@ -153,11 +153,11 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL)) else {
             return session.uploadTask(with: request, fromFile: fileURL, completionHandler: completionHandler)
         }
-        return session.uploadTask(with: marked, fromFile: fileURL) { [proxy] data, response, error in
+        return tracked(session.uploadTask(with: marked, fromFile: fileURL) { [proxy] data, response, error in
             if let data { recorder.didLoad(wholeBody: data) }
             proxy.end(recorder, response: response, error: error)
             completionHandler(data, response, error)
-        }
+        }, recorder)
     }
 
     public func downloadTask(
@@ -166,11 +166,11 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .download) else {
             return session.downloadTask(with: request, completionHandler: completionHandler)
         }
-        return session.downloadTask(with: marked) { [weak self, proxy] location, response, error in
+        return tracked(session.downloadTask(with: marked) { [weak self, proxy] location, response, error in
             if let location, let response { self?.recordDownload(at: location, response: response, into: recorder) }
             proxy.end(recorder, response: response, error: error)
             completionHandler(location, response, error)
-        }
+        }, recorder)
     }
 
     public func downloadTask(
@@ -182,8 +182,8 @@ public final class NetTapSession: @unchecked Sendable {
     // MARK: Delegate-based tasks (events go to the session delegate given at init)
 
     public func dataTask(with request: URLRequest) -> URLSessionDataTask {
-        guard let (marked, _) = begin(request, kind: .data, endsInHandler: false) else { return session.dataTask(with: request) }
-        return session.dataTask(with: marked)
+        guard let (marked, recorder) = begin(request, kind: .data, endsInHandler: false) else { return session.dataTask(with: request) }
+        return tracked(session.dataTask(with: marked), recorder)
     }
 
     public func dataTask(with url: URL) -> URLSessionDataTask {
@@ -191,30 +191,30 @@ public final class NetTapSession: @unchecked Sendable {
     }
 
     public func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
-        guard let (marked, _) = begin(request, kind: .upload, body: .data(bodyData), endsInHandler: false) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData), endsInHandler: false) else {
             return session.uploadTask(with: request, from: bodyData)
         }
-        return session.uploadTask(with: marked, from: bodyData)
+        return tracked(session.uploadTask(with: marked, from: bodyData), recorder)
     }
 
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
-        guard let (marked, _) = begin(request, kind: .upload, body: .file(fileURL), endsInHandler: false) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL), endsInHandler: false) else {
             return session.uploadTask(with: request, fromFile: fileURL)
         }
-        return session.uploadTask(with: marked, fromFile: fileURL)
+        return tracked(session.uploadTask(with: marked, fromFile: fileURL), recorder)
     }
 
     /// An upload whose body the delegate supplies in `urlSession(_:task:needNewBodyStream:)`.
     public func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
-        guard let (marked, _) = begin(request, kind: .upload, endsInHandler: false) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, endsInHandler: false) else {
             return session.uploadTask(withStreamedRequest: request)
         }
-        return session.uploadTask(withStreamedRequest: marked)
+        return tracked(session.uploadTask(withStreamedRequest: marked), recorder)
     }
 
     public func downloadTask(with request: URLRequest) -> URLSessionDownloadTask {
-        guard let (marked, _) = begin(request, kind: .download, endsInHandler: false) else { return session.downloadTask(with: request) }
-        return session.downloadTask(with: marked)
+        guard let (marked, recorder) = begin(request, kind: .download, endsInHandler: false) else { return session.downloadTask(with: request) }
+        return tracked(session.downloadTask(with: marked), recorder)
     }
 
     public func downloadTask(with url: URL) -> URLSessionDownloadTask {
@@ -241,6 +241,11 @@ public final class NetTapSession: @unchecked Sendable {
         guard tap.shouldCapture(request) else { return nil }
         var outgoing = request
         var bodySource = body ?? ExchangeRecorder.bodySource(of: request)
+        if case .file(let url) = bodySource {
+            // Read the start now: apps often delete an uploaded file as soon as the upload ends.
+            let cap = tap.configuration.bodyCaptureLimit
+            bodySource = .captured(RawCapture.readPrefix(of: url, cap: cap, contentType: request.value(forHTTPHeaderField: "Content-Type")))
+        }
         if body == nil, let stream = request.httpBodyStream,
             let teed = StreamTeeing.tee(stream, cap: tap.configuration.bodyCaptureLimit)
         {
@@ -251,6 +256,11 @@ public final class NetTapSession: @unchecked Sendable {
             tap: tap, request: request, path: .session, kind: kind, requestBody: bodySource,
             endsInCompletionHandler: endsInHandler)
         return (proxy.track(outgoing, recorder: recorder), recorder)
+    }
+
+    private func tracked<Task: URLSessionTask>(_ task: Task, _ recorder: ExchangeRecorder) -> Task {
+        proxy.associate(task, with: recorder)
+        return task
     }
 
     private func end(_ recorder: ExchangeRecorder, response: URLResponse?, error: Error?) {

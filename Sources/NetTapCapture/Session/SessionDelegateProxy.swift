@@ -16,6 +16,9 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
 
     let appDelegate: URLSessionDelegate?
     private let recorders = Protected<[String: ExchangeRecorder]>([:])
+    /// Delegate-based tasks, by identity: corelibs rebuilds the request it stores in
+    /// `originalRequest`, dropping URLProtocol properties, so those tasks are also known directly.
+    private let tasks = Protected<[ObjectIdentifier: ExchangeRecorder]>([:])
 
     init(appDelegate: URLSessionDelegate?) {
         self.appDelegate = appDelegate
@@ -35,17 +38,30 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
         return mutable as URLRequest
     }
 
+    /// Remembers which recorder a task created by NetTapSession belongs to.
+    func associate(_ task: URLSessionTask, with recorder: ExchangeRecorder) {
+        tasks.withLock { $0[ObjectIdentifier(task)] = recorder }
+    }
+
     func recorder(for task: URLSessionTask) -> ExchangeRecorder? {
+        if let recorder = tasks.withLock({ $0[ObjectIdentifier(task)] }) { return recorder }
         guard let request = task.originalRequest,
             let key = URLProtocol.property(forKey: Self.recorderKey, in: request) as? String
         else { return nil }
         return recorders.withLock { $0[key] }
     }
 
+    private func forget(_ recorder: ExchangeRecorder) {
+        _ = recorders.withLock { $0.removeValue(forKey: recorder.id.uuidString) }
+        tasks.withLock { tasks in
+            if let entry = tasks.first(where: { $0.value === recorder }) { tasks.removeValue(forKey: entry.key) }
+        }
+    }
+
     /// Ends an exchange whose task was created with a completion handler or an async call.
     func end(_ recorder: ExchangeRecorder, response: URLResponse?, error: Error?) {
         recorder.finish(response: response, error: error)
-        _ = recorders.withLock { $0.removeValue(forKey: recorder.id.uuidString) }
+        forget(recorder)
     }
 
     // MARK: What callbacks tell (called by the platform forwarding before it forwards)
@@ -79,6 +95,6 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
     func noteCompletion(error: Error?, task: URLSessionTask) {
         guard let recorder = recorder(for: task), !recorder.endsInCompletionHandler else { return }
         recorder.finish(response: task.response, error: error, bytesSent: task.countOfBytesSent)
-        _ = recorders.withLock { $0.removeValue(forKey: recorder.id.uuidString) }
+        forget(recorder)
     }
 }

@@ -82,7 +82,10 @@ public enum ExchangeJSON {
 
     /// "2026-12-02T14:15:25.123Z".
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        // Round to the millisecond first: the formatter truncates, and 0.35 stored as 0.34999...
+        // would otherwise come back one millisecond earlier on every round trip.
+        let rounded = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+        return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     /// Reads ISO 8601 with or without fractional seconds, with "Z" or an offset.

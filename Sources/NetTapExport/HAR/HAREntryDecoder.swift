@@ -322,11 +322,13 @@ enum HAREntryDecoder {
     private static func decodeRedirects(_ field: JSONField) -> [RedirectHop] {
         customArray(field.value).compactMap { element in
             guard let hop = customObject(element), let url = customString(hop["url"]),
-                  let status = customInt(hop["statusCode"]), let location = customString(hop["location"])
+                  let location = customString(hop["location"])
             else { return nil }
             var followed = true
             if case .bool(let flag)? = hop["followed"] { followed = flag }
-            return RedirectHop(url: url, statusCode: Int(status), location: location, followed: followed)
+            // The status is absent where the capture path could not see it (Linux URLProtocol path).
+            let status = customInt(hop["statusCode"]).map { Int($0) }
+            return RedirectHop(url: url, statusCode: status, location: location, followed: followed)
         }
     }
 

@@ -267,7 +267,7 @@ enum HAREntryEncoder {
             for hop in exchange.redirects {
                 out.beginObject()
                 out.member("url", hop.url)
-                out.member("statusCode", int: hop.statusCode)
+                if let statusCode = hop.statusCode { out.member("statusCode", int: statusCode) }
                 out.member("location", hop.location)
                 out.member("followed", bool: hop.followed)
                 out.endObject()

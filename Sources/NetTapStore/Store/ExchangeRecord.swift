@@ -126,7 +126,7 @@ package struct ExchangeRecord: Sendable {
         for hop in redirects {
             writer.beginObject()
             writer.field("url", hop.url)
-            writer.field("statusCode", Int64(hop.statusCode))
+            writer.field("statusCode", hop.statusCode.map(Int64.init))
             writer.field("location", hop.location)
             writer.field("followed", hop.followed)
             writer.endObject()

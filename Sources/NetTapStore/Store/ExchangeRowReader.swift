@@ -124,11 +124,10 @@ struct ExchangeRowReader {
     private static func redirects(_ value: JSONValue) throws -> [RedirectHop] {
         guard let hops = value.arrayValue else { throw ColumnError(reason: "not an array") }
         return try hops.enumerated().map { index, hop in
-            guard let status = hop["statusCode"]?.int64Value else {
-                throw ColumnError(reason: "[\(index)].statusCode is not an integer")
-            }
+            // The status is null where the capture path could not see it (Linux URLProtocol path).
+            let status = hop["statusCode"]?.int64Value.map { Int($0) }
             return RedirectHop(
-                url: try string(hop["url"], "[\(index)].url"), statusCode: Int(status),
+                url: try string(hop["url"], "[\(index)].url"), statusCode: status,
                 location: try string(hop["location"], "[\(index)].location"), followed: hop["followed"]?.boolValue ?? true)
         }
     }

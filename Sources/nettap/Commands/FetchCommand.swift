@@ -132,8 +132,8 @@ struct FetchCommand: Command {
                 request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             }
             if bodyAsStream {
+                // URLSession sends a stream body chunked; adding Content-Length would send both.
                 request.httpBodyStream = InputStream(data: body)
-                request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
             } else {
                 request.httpBody = body
             }
