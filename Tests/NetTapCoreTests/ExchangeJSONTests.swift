@@ -39,7 +39,8 @@ import Testing
         var exchange = Self.sample()
         exchange.error = CaptureError(category: .timeout, domain: "NSURLErrorDomain", code: -1001, message: "timed out")
         exchange.redirects = [RedirectHop(url: "http://a/1", statusCode: 302, location: "http://a/2")]
-        exchange.metrics = TimingMetrics(fetchStart: exchange.startedAt, responseStart: exchange.startedAt.addingTimeInterval(0.1))
+        // The contract keeps milliseconds: use instants that are whole milliseconds in binary too.
+        exchange.metrics = TimingMetrics(fetchStart: exchange.startedAt, responseStart: exchange.startedAt.addingTimeInterval(0.125))
         let data = try ExchangeJSON.encoder().encode(exchange)
         let decoded = try ExchangeJSON.decoder().decode(Exchange.self, from: data)
         #expect(decoded == exchange)
