@@ -30,7 +30,7 @@ let package = Package(
         ),
         .target(name: "NetTapCore"),
         .target(name: "NetTapRules", dependencies: ["NetTapCore"]),
-        .target(name: "NetTapCapture", dependencies: ["NetTapCore", "NetTapRules"]),
+        .target(name: "NetTapCapture", dependencies: ["NetTapCore", "NetTapRules", "NetTapExport"]),
         .target(name: "NetTapStore", dependencies: ["NetTapCore", "CSQLite", "CZlib"]),
         .target(name: "NetTapExport", dependencies: ["NetTapCore"]),
         .target(name: "NetTapServer", dependencies: ["NetTapCore", "CZlib"]),

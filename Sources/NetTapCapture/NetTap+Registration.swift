@@ -39,3 +39,13 @@ extension NetTap {
         URLProtocol.unregisterClass(NetTapURLProtocol.self)
     }
 }
+
+extension NetTap {
+    /// The rules in force for the whole process (both capture paths apply them).
+    ///
+    /// ```swift
+    /// try NetTap.shared.rules.load(contentsOf: Bundle.main.url(forResource: "rules", withExtension: "json")!)
+    /// NetTap.shared.rules.clear()     // a settings switch turning them off
+    /// ```
+    public var rules: RulesRuntime { .shared }
+}

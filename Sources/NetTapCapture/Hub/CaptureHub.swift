@@ -88,7 +88,6 @@ final class CaptureHub: @unchecked Sendable {
             }
             if items.isEmpty { return }
             let targets = sinks.current
-            guard !targets.isEmpty else { continue }
             for item in items {
                 switch item {
                 case .started(let start, let redaction):
@@ -97,7 +96,10 @@ final class CaptureHub: @unchecked Sendable {
                         target.enqueue(event)
                     }
                 case .finished(let capture):
-                    let event = CaptureEvent.finished(capture.makeExchange())
+                    if targets.isEmpty, capture.recordTargets.isEmpty { continue }
+                    let exchange = capture.makeExchange()
+                    RulesRuntime.shared.recorder.append(exchange, to: capture.recordTargets)
+                    let event = CaptureEvent.finished(exchange)
                     for target in targets {
                         target.enqueue(event)
                     }
@@ -117,7 +119,10 @@ final class CaptureHub: @unchecked Sendable {
                     group.enter()
                     target.afterPendingEvents { group.leave() }
                 }
-                group.notify(queue: .global()) { continuation.resume() }
+                group.notify(queue: .global()) {
+                    RulesRuntime.shared.flushRecordings()
+                    continuation.resume()
+                }
             }
         }
     }

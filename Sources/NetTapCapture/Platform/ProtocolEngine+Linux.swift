@@ -2,183 +2,299 @@
 import Foundation
 import FoundationNetworking
 import NetTapCore
+import NetTapRules
 
-/// The Linux engine behind `NetTapURLProtocol`: it wraps the native HTTP loader of the request's own
-/// task and observes it through an interposed `URLProtocolClient`.
+/// The Linux engine behind `NetTapURLProtocol` and `NetTapRulesProtocol`.
 ///
-/// Why not forward through a second session, as URLProtocol loggers do on Apple platforms:
-/// corelibs (swift-corelibs-foundation 6.3) makes every forwarding design fragile here
-/// (docs/capture-on-linux.md has the source references):
-/// - `startLoading()` runs on the one serial queue under every session; creating a task there traps.
-/// - `URLProtocolClient` calls from any other thread race the session's task registry.
-/// - `urlProtocol(_:wasRedirectedTo:redirectResponse:)` is a `fatalError`, so redirects cannot be reported.
-/// - Download tasks need an internal property (`temporaryFileURL`) that only native loaders can set.
-/// Wrapping the native loader avoids all four: the loader is the one URLSession would have used,
-/// it calls our client on URLSession's own queue, and we pass each call on, on that same queue,
-/// synchronously. Redirects, auth, cookies, caching, timeouts and downloads stay exactly native.
+/// Without rules it wraps the native HTTP loader of the request's own task and observes it through
+/// an interposed client (`ObservingClient`): nothing is re-issued, and every client call is made by
+/// corelibs' own loader on its own queue. docs/capture-on-linux.md explains why forwarding through a
+/// second session is fragile here, and what this design cannot see.
 ///
-/// What it cannot see (recorded as an unavailable body with the reason): bodies that corelibs
-/// hands straight to a session delegate (delegate-based data tasks, download files), and request
-/// bodies given as a stream or as an upload task's separate data. `NetTapSession` sees those.
-final class ProtocolEngine {
-    private unowned let owner: NetTapURLProtocol
+/// With rules, one of three modes:
+/// - observe (paced): throttling delays the native loader's start and the hand-over of its end;
+/// - answer: a mock, local file, block, replay hit or throttle failure is delivered from
+///   `startLoading()`, or later through `WorkQueuePump` when a delay applies;
+/// - forward: a rewritten request (URL, headers) is re-issued on `ForwardingSession` and its outcome
+///   handed to the original task on URLSession's work queue.
+/// Every method runs on URLSession's work queue; task APIs (`cancel`, `resume`) are never called
+/// from it, because they `sync` onto that same queue.
+final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
+    // Confined to URLSession's work queue (see above); the pump runs its blocks there too.
+    private unowned(unsafe) let owner: URLProtocol
+    private let captures: Bool
+    private var started = false
+    private var ended = false
+    private var startedAt = Date()
     private var inner: URLProtocol?
+    private var observer: ObservingClient?
+    private var relay: ForwardRelay?
     private var recorder: ExchangeRecorder?
+    private var throttle: ThrottleProfile?
+    private var uploadDelay: TimeInterval = 0
+    private var isDownload = false
 
-    init(owner: NetTapURLProtocol) {
+    init(owner: URLProtocol, captures: Bool) {
         self.owner = owner
-    }
-
-    // MARK: Finding the native loader
-
-    /// The loaders URLSession would use if NetTap were not there: URLSession's own (read from a
-    /// default configuration, so nothing internal is named), after any classes the app configured
-    /// alongside NetTap.
-    private static let nativeClasses: [URLProtocol.Type] = (URLSessionConfiguration.default.protocolClasses ?? [])
-        .compactMap { $0 as? URLProtocol.Type }
-        .filter { $0 != NetTapURLProtocol.self }
-
-    /// Classes that apps listed after NetTap in configurations passed to `NetTap.enable(on:)`.
-    static let downstreamClasses = Protected<[URLProtocol.Type]>([])
-
-    static func loaderClass(for request: URLRequest) -> URLProtocol.Type? {
-        let downstream = downstreamClasses.current
-        if let custom = downstream.first(where: { $0.canInit(with: request) }) { return custom }
-        return nativeClasses.first { $0.canInit(with: request) }
+        self.captures = captures
     }
 
     static func canLoad(_ request: URLRequest) -> Bool {
-        loaderClass(for: request) != nil
+        NativeLoaders.loaderClass(for: request) != nil
     }
 
     /// Puts NetTap first in the process-wide registry. corelibs consults registered classes in
     /// registration order and `URLSession.shared` copies the list once, when first touched
     /// (linux-urlsession-facts.md, fact 1), so URLSession's own loaders are re-registered after NetTap.
     static func registerGlobally() -> Bool {
-        for native in nativeClasses { URLProtocol.unregisterClass(native) }
+        for native in NativeLoaders.classes { URLProtocol.unregisterClass(native) }
         _ = URLProtocol.registerClass(NetTapURLProtocol.self)
-        for native in nativeClasses { _ = URLProtocol.registerClass(native) }
+        for native in NativeLoaders.classes { _ = URLProtocol.registerClass(native) }
         return URLSession.shared.configuration.protocolClasses?.first == NetTapURLProtocol.self
     }
 
     static func noteConfiguredClasses(after classes: [AnyClass]) {
         let custom = classes.compactMap { $0 as? URLProtocol.Type }
-            .filter { candidate in !nativeClasses.contains { $0 == candidate } && candidate != NetTapURLProtocol.self }
+            .filter { candidate in !NativeLoaders.classes.contains { $0 == candidate } && candidate != NetTapURLProtocol.self && candidate != NetTapRulesProtocol.self }
         guard !custom.isEmpty else { return }
-        downstreamClasses.withLock { list in
-            for candidate in custom where !list.contains(where: { $0 == candidate }) {
-                list.append(candidate)
-            }
+        NativeLoaders.downstream.withLock { list in
+            for candidate in custom where !list.contains(where: { $0 == candidate }) { list.append(candidate) }
         }
     }
 
-    // MARK: Loading
+    // MARK: Start and stop
 
     func start() {
-        if inner == nil { makeInnerLoader() }
-        inner?.startLoading()
-    }
-
-    func stop() {
-        inner?.stopLoading()
-        // task.cancel() reports the cancellation to the client directly, past our observer;
-        // stopLoading is where we learn of it.
-        if let task = owner.task, task.state == .canceling {
-            recorder?.finish(error: task.error ?? URLError(.cancelled), bytesSent: task.countOfBytesSent)
+        if started {
+            inner?.startLoading()  // resume after suspend
+            return
         }
-    }
-
-    private func makeInnerLoader() {
-        guard let task = owner.task, let realClient = owner.client else {
-            // Without a task URLSession did not create us; there is nothing to load for.
+        started = true
+        startedAt = Date()
+        guard let task = owner.task, let client = owner.client else {
             owner.client?.urlProtocol(owner, didFailWithError: URLError(.unknown))
             return
         }
         let request = task.originalRequest ?? owner.request
-        guard let loaderClass = Self.loaderClass(for: request) else {
-            realClient.urlProtocol(owner, didFailWithError: URLError(.unsupportedURL))
+        let runtime = RulesRuntime.shared
+        let decision = runtime.decide(request)
+        let kind = Self.kind(of: task)
+        isDownload = kind == .download
+        // NetTapSession records its own tasks through delegate callbacks; here only the rules apply.
+        let sessionRecorder = (task.delegate as? SessionDelegateProxy)?.recorder(for: task)
+        let capturing = captures && sessionRecorder == nil && (!runtime.isActive || NetTap.shared.shouldCapture(request))
+        var targets = decision.recordTargets.map(\.harFile)
+        var notes = decision.modifications
+        throttle = decision.throttle
+        let uploadSize = request.httpBody?.count ?? SessionUploads.body(for: task)?.count ?? 0
+        if let rate = throttle?.uploadBytesPerSecond, rate > 0 { uploadDelay = Double(uploadSize) / Double(rate) }
+
+        var answer: (answer: RuleAnswer, delay: TimeInterval)?
+        var forwarded: URLRequest?
+        if !decision.isEmpty {
+            if let made = RuleAnswer.make(for: decision, request: request, runtime: runtime, recordTargets: &targets) {
+                if isDownload {
+                    notes.append(Self.skipped("a download task on Linux can only be throttled: its file is URLSession's own"))
+                } else {
+                    answer = made
+                }
+            } else if decision.changesRequest || !decision.responseHeaderEdits.isEmpty {
+                if isDownload {
+                    notes.append(Self.skipped("a download task on Linux can only be throttled: its file is URLSession's own"))
+                } else if kind == .upload, SessionUploads.body(for: task) == nil, request.httpBody == nil {
+                    notes.append(Self.skipped("an upload task's body is hidden from URLProtocol on Linux; use NetTapSession"))
+                } else {
+                    var rewritten = decision.rewrite(request)
+                    if rewritten.httpBody == nil, rewritten.httpBodyStream == nil { rewritten.httpBody = SessionUploads.body(for: task) }
+                    forwarded = rewritten
+                }
+            }
+        }
+
+        if capturing || !targets.isEmpty {
+            recorder = ExchangeRecorder(
+                tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: Self.bodySource(of: request, kind: kind))
+        }
+        for target in [recorder, sessionRecorder].compactMap({ $0 }) {
+            notes.forEach(target.addModification)
+            target.addRecordTargets(targets)
+        }
+        scheduleForcedTimeout(client: client)
+
+        if let answer {
+            deliver(answer.answer, after: answer.delay, client: client)
+        } else if let forwarded {
+            forward(forwarded, responseEdits: decision.responseHeaderEdits, client: client)
+        } else {
+            observe(task: task, request: request, client: client)
+        }
+    }
+
+    func stop() {
+        inner?.stopLoading()
+        relay?.cancel()
+        // task.cancel() reports the cancellation to the client directly, past our observer;
+        // stopLoading is where we learn of it.
+        if let task = owner.task, task.state == .canceling, !ended {
+            ended = true
+            recorder?.finish(error: task.error ?? URLError(.cancelled), bytesSent: task.countOfBytesSent)
+        }
+    }
+
+    // MARK: Modes
+
+    private func observe(task: URLSessionTask, request: URLRequest, client: URLProtocolClient) {
+        let observer = ObservingClient(realClient: client, observer: self)
+        self.observer = observer
+        guard let loader = NativeLoaders.loader(for: task, request: request, cachedResponse: owner.cachedResponse, client: observer) else {
+            client.urlProtocol(owner, didFailWithError: URLError(.unsupportedURL))
             return
         }
-        let kind: TaskKind
-        var body = ExchangeRecorder.bodySource(of: request)
-        switch task {
-        case is URLSessionUploadTask:
-            kind = .upload
-            if case .none = body {
-                body = .unavailable(size: nil, reason: "an upload task's body is passed to URLSession apart from the request")
+        inner = loader
+        let delay = (throttle?.latency ?? 0) + uploadDelay
+        if delay > 0 {
+            WorkQueuePump.shared.run(after: delay) { [self] in
+                if !ended { inner?.startLoading() }
             }
-        case is URLSessionDownloadTask:
-            kind = .download
-        case is URLSessionDataTask:
-            kind = .data
-        default:
-            kind = .other
+        } else {
+            loader.startLoading()
         }
-        let recorder = ExchangeRecorder(tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: body)
-        self.recorder = recorder
-        let observer = ObservingClient(recorder: recorder, realClient: realClient, isDownload: kind == .download)
-        inner = loaderClass.init(task: task, cachedResponse: owner.cachedResponse, client: observer)
-    }
-}
-
-/// Passes every call of the native loader on to URLSession's client, unchanged and on the same
-/// thread, and notes what it learns. It never calls the real client on its own initiative.
-private final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
-    private let recorder: ExchangeRecorder
-    private let realClient: URLProtocolClient
-    private let isDownload: Bool
-
-    init(recorder: ExchangeRecorder, realClient: URLProtocolClient, isDownload: Bool) {
-        self.recorder = recorder
-        self.realClient = realClient
-        self.isDownload = isDownload
     }
 
-    func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
-        realClient.urlProtocol(`protocol`, wasRedirectedTo: request, redirectResponse: redirectResponse)
+    private func forward(_ request: URLRequest, responseEdits: [HeaderEdit], client: URLProtocolClient) {
+        let relay = ForwardRelay { [self] response, body, error in
+            guard !ended else { return }
+            if let error {
+                deliver(.failure(error), after: 0, client: client)
+                return
+            }
+            guard let http = response as? HTTPURLResponse, let url = http.url else {
+                deliver(.failure(URLError(.badServerResponse)), after: 0, client: client)
+                return
+            }
+            var headers = HTTPHeaders.fromFoundation(http.allHeaderFields)
+            for edit in responseEdits { edit.apply(to: &headers) }
+            let edited = HTTPURLResponse(url: url, statusCode: http.statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) ?? http
+            deliver(.response(edited, body), after: 0, client: client)
+        }
+        self.relay = relay
+        ForwardingSession.shared.start(request, for: relay, after: (throttle?.latency ?? 0) + uploadDelay)
     }
 
-    func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
-        realClient.urlProtocol(`protocol`, cachedResponseIsValid: cachedResponse)
+    /// Delivers a rule's answer (or a forwarded outcome) when the throttle says it would have
+    /// arrived: latency, upload time, the rule's own delay and download time, counted from the start.
+    private func deliver(_ answer: RuleAnswer, after ruleDelay: TimeInterval, client: URLProtocolClient) {
+        var due = (throttle?.latency ?? 0) + uploadDelay + ruleDelay
+        if case .response(_, let body) = answer, let rate = throttle?.downloadBytesPerSecond, rate > 0 {
+            due += Double(body.count) / Double(rate)
+        }
+        let send: @Sendable () -> Void = { [self] in
+            guard !ended else { return }
+            ended = true
+            switch answer {
+            case .response(let response, let body):
+                recorder?.didReceive(response: response)
+                recorder?.didLoad(wholeBody: body)
+                recorder?.finish(response: response)
+            case .failure(let error):
+                recorder?.finish(error: error)
+            }
+            answer.deliver(to: client, from: owner)
+        }
+        let wait = startedAt.addingTimeInterval(due).timeIntervalSinceNow
+        if wait <= 0 {
+            send()
+        } else {
+            WorkQueuePump.shared.run(after: wait, send)
+        }
     }
 
-    func urlProtocol(_ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy) {
-        recorder.didReceive(response: response)
-        realClient.urlProtocol(`protocol`, didReceive: response, cacheStoragePolicy: policy)
+    private func scheduleForcedTimeout(client: URLProtocolClient) {
+        guard let limit = throttle?.forcedTimeout, limit > 0 else { return }
+        WorkQueuePump.shared.run(after: limit) { [self] in
+            guard !ended else { return }
+            ended = true
+            let error = RuleAnswer.urlError(NSURLErrorTimedOut, url: owner.request.url ?? URL(fileURLWithPath: "/"), message: "The request timed out (NetTap throttle rule).")
+            recorder?.finish(error: error)
+            relay?.cancel()
+            client.urlProtocol(owner, didFailWithError: error)
+        }
     }
 
-    func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
-        // corelibs hands completion-handler and async callers the data of the last didLoad only,
-        // and its native loader calls it once with the whole body: what we keep is what they get.
-        recorder.didLoad(wholeBody: data)
-        realClient.urlProtocol(`protocol`, didLoad: data)
+    // MARK: LoaderObserver (observe mode)
+
+    func loaderDidReceive(_ response: URLResponse) {
+        recorder?.didReceive(response: response)
     }
 
-    func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
-        if let task = `protocol`.task {
+    func loaderDidLoad(_ data: Data) {
+        recorder?.didLoad(wholeBody: data)
+    }
+
+    func loaderDidFinish(_ loader: URLProtocol) -> Bool {
+        guard !ended else { return false }
+        let task = loader.task
+        let finish: @Sendable () -> Void = { [self] in
             let reason = isDownload
                 ? "URLSession wrote this download to a file that it hands to the app"
                 : "URLSession delivered this body straight to the session delegate"
-            let expected = task.countOfBytesReceived > 0 ? task.countOfBytesReceived : nil
-            recorder.finish(
-                response: task.response, unavailableResponseBody: (expected, reason), bytesSent: task.countOfBytesSent)
-        } else {
-            recorder.finish()
+            let received = task.map { $0.countOfBytesReceived > 0 ? $0.countOfBytesReceived : nil } ?? nil
+            recorder?.finish(response: task?.response, unavailableResponseBody: (received, reason), bytesSent: task?.countOfBytesSent)
         }
-        realClient.urlProtocolDidFinishLoading(`protocol`)
+        let bytes = Int(task?.countOfBytesReceived ?? 0)
+        let wait = pacedWait(bytes: max(bytes, recorderBodySize))
+        if wait <= 0 {
+            ended = true
+            finish()
+            return true
+        }
+        let held = UncheckedBox(loader)
+        WorkQueuePump.shared.run(after: wait) { [self] in
+            guard !ended else { return }
+            ended = true
+            finish()
+            observer?.passOnFinish(held.value)
+        }
+        return false
     }
 
-    func urlProtocol(_ protocol: URLProtocol, didFailWithError error: Error) {
-        recorder.finish(error: error, bytesSent: `protocol`.task?.countOfBytesSent)
-        realClient.urlProtocol(`protocol`, didFailWithError: error)
+    func loaderDidFail(_ error: Error, loader: URLProtocol) -> Bool {
+        guard !ended else { return false }
+        ended = true
+        recorder?.finish(error: error, bytesSent: loader.task?.countOfBytesSent)
+        return true
     }
 
-    func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
-        realClient.urlProtocol(`protocol`, didReceive: challenge)
+    private var recorderBodySize: Int { recorder?.wholeBodySize ?? 0 }
+
+    /// How long to hold the end of a throttled download: until `bytes` would have arrived.
+    private func pacedWait(bytes: Int) -> TimeInterval {
+        guard let rate = throttle?.downloadBytesPerSecond, rate > 0 else { return 0 }
+        let due = startedAt.addingTimeInterval((throttle?.latency ?? 0) + uploadDelay + Double(bytes) / Double(rate))
+        return due.timeIntervalSinceNow
     }
 
-    func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
-        realClient.urlProtocol(`protocol`, didCancel: challenge)
+    // MARK: Helpers
+
+    static func kind(of task: URLSessionTask) -> TaskKind {
+        switch task {
+        case is URLSessionUploadTask: return .upload
+        case is URLSessionDownloadTask: return .download
+        case is URLSessionDataTask: return .data
+        default: return .other
+        }
+    }
+
+    static func bodySource(of request: URLRequest, kind: TaskKind) -> RequestBodySource {
+        let body = ExchangeRecorder.bodySource(of: request)
+        if kind == .upload, case .none = body {
+            return .unavailable(size: nil, reason: "an upload task's body is passed to URLSession apart from the request")
+        }
+        return body
+    }
+
+    static func skipped(_ why: String) -> ExchangeModification {
+        ExchangeModification(rule: "NetTap", action: "skipped", detail: why)
     }
 }
 #endif

@@ -35,6 +35,7 @@ final class ExchangeRecorder: @unchecked Sendable {
     private var redirects: [RedirectHop] = []
     private var metrics: TimingMetrics?
     private var modifications: [ExchangeModification] = []
+    private var recordTargets: [URL] = []
     private var isFinished = false
 
     init(
@@ -121,6 +122,17 @@ final class ExchangeRecorder: @unchecked Sendable {
         lock.withLock { modifications.append(modification) }
     }
 
+    /// HAR files the finished exchange is recorded into (`record` rules, replay's `recordMissing`).
+    func addRecordTargets(_ targets: [URL]) {
+        guard !targets.isEmpty else { return }
+        lock.withLock { recordTargets.append(contentsOf: targets) }
+    }
+
+    /// The size of the whole body handed over at once, if any.
+    var wholeBodySize: Int? {
+        lock.withLock { wholeBody?.count }
+    }
+
     var hasResponseBody: Bool {
         lock.withLock { wholeBody != nil || accumulator != nil }
     }
@@ -174,7 +186,7 @@ final class ExchangeRecorder: @unchecked Sendable {
                 path: path, kind: kind, bodyCap: bodyCap, redaction: redaction, request: request,
                 requestBody: finalRequestBody, response: response, responseBody: body,
                 error: error.map { CaptureError($0) }, redirects: redirects, metrics: timing,
-                modifications: modifications)
+                modifications: modifications, recordTargets: recordTargets)
         }
         if let capture {
             tap.hub.submit(capture)

@@ -51,6 +51,8 @@ struct RawCapture: @unchecked Sendable {
     var redirects: [RedirectHop]
     var metrics: TimingMetrics?
     var modifications: [ExchangeModification] = []
+    /// HAR files this exchange is recorded into, after redaction.
+    var recordTargets: [URL] = []
 
     func makeExchange() -> Exchange {
         let capturedRequest = CapturedRequest(

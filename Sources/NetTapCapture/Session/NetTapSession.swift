@@ -34,7 +34,10 @@ public final class NetTapSession: @unchecked Sendable {
     ) {
         self.tap = tap
         self.proxy = SessionDelegateProxy(appDelegate: delegate)
-        self.session = URLSession(configuration: configuration, delegate: proxy, delegateQueue: delegateQueue)
+        // Rules apply to this session's requests through the same engine as on the URLProtocol path.
+        let own = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        own.protocolClasses = [NetTapRulesProtocol.self] + (own.protocolClasses ?? []).filter { $0 != NetTapRulesProtocol.self }
+        self.session = URLSession(configuration: own, delegate: proxy, delegateQueue: delegateQueue)
     }
 
     // MARK: async
@@ -42,6 +45,10 @@ public final class NetTapSession: @unchecked Sendable {
     public func data(for request: URLRequest, delegate: URLSessionTaskDelegate? = nil) async throws -> (Data, URLResponse) {
         guard let (marked, recorder) = begin(request, kind: .data) else {
             return try await session.data(for: request, delegate: delegate)
+        }
+        if delegate == nil {
+            // A completion-handler task, so that NetTap knows the task (redirect hops, rule notes).
+            return try await run(recorder: recorder) { handler in tracked(session.dataTask(with: marked, completionHandler: handler), recorder) }
         }
         do {
             let (data, response) = try await session.data(for: marked, delegate: delegate)
@@ -63,6 +70,13 @@ public final class NetTapSession: @unchecked Sendable {
     ) async throws -> (Data, URLResponse) {
         guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData)) else {
             return try await session.upload(for: request, from: bodyData, delegate: delegate)
+        }
+        if delegate == nil {
+            return try await run(recorder: recorder) { handler in
+                let task = tracked(session.uploadTask(with: marked, from: bodyData, completionHandler: handler), recorder)
+                SessionUploads.remember(bodyData, for: task)
+                return task
+            }
         }
         do {
             let (data, response) = try await session.upload(for: marked, from: bodyData, delegate: delegate)
@@ -111,6 +125,33 @@ public final class NetTapSession: @unchecked Sendable {
         try await download(for: URLRequest(url: url), delegate: delegate)
     }
 
+    /// Runs a completion-handler task as an async call, with cancellation, the way URLSession's
+    /// own async methods do.
+    private func run(
+        recorder: ExchangeRecorder,
+        _ make: (@escaping @Sendable (Data?, URLResponse?, Error?) -> Void) -> URLSessionTask
+    ) async throws -> (Data, URLResponse) {
+        let cancellation = CancellationLink()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), Error>) in
+                let task = make { [proxy] data, response, error in
+                    if let data { recorder.didLoad(wholeBody: data) }
+                    proxy.end(recorder, response: response, error: error)
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                if cancellation.activate(task) { task.resume() } else { task.cancel() }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
     // MARK: Completion handlers
 
     public func dataTask(
@@ -139,11 +180,13 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .upload, body: bodyData.map { RequestBodySource.data($0) }) else {
             return session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler)
         }
-        return tracked(session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
+        let task = tracked(session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
             if let data { recorder.didLoad(wholeBody: data) }
             proxy.end(recorder, response: response, error: error)
             completionHandler(data, response, error)
         }, recorder)
+        if let bodyData { SessionUploads.remember(bodyData, for: task) }
+        return task
     }
 
     public func uploadTask(
@@ -194,7 +237,9 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData), endsInHandler: false) else {
             return session.uploadTask(with: request, from: bodyData)
         }
-        return tracked(session.uploadTask(with: marked, from: bodyData), recorder)
+        let task = tracked(session.uploadTask(with: marked, from: bodyData), recorder)
+        SessionUploads.remember(bodyData, for: task)
+        return task
     }
 
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
@@ -258,7 +303,7 @@ public final class NetTapSession: @unchecked Sendable {
         return (proxy.track(outgoing, recorder: recorder), recorder)
     }
 
-    private func tracked<Task: URLSessionTask>(_ task: Task, _ recorder: ExchangeRecorder) -> Task {
+    private func tracked<SessionTask: URLSessionTask>(_ task: SessionTask, _ recorder: ExchangeRecorder) -> SessionTask {
         proxy.associate(task, with: recorder)
         return task
     }

@@ -53,9 +53,12 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
 
     private func forget(_ recorder: ExchangeRecorder) {
         _ = recorders.withLock { $0.removeValue(forKey: recorder.id.uuidString) }
-        tasks.withLock { tasks in
-            if let entry = tasks.first(where: { $0.value === recorder }) { tasks.removeValue(forKey: entry.key) }
+        let task = tasks.withLock { tasks -> ObjectIdentifier? in
+            guard let entry = tasks.first(where: { $0.value === recorder }) else { return nil }
+            tasks.removeValue(forKey: entry.key)
+            return entry.key
         }
+        if let task { SessionUploads.forget(task) }
     }
 
     /// Ends an exchange whose task was created with a completion handler or an async call.

@@ -1,0 +1,118 @@
+import Foundation
+import NetTapCore
+import NetTapRules
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How a request is answered without the network when a rule ends it.
+enum RuleAnswer {
+    case response(HTTPURLResponse, Data)
+    case failure(Error)
+
+    /// The answer the decision calls for, or nil when the request goes to the network.
+    /// `recordTargets` receives the replay file when a `recordMissing` replay misses.
+    static func make(
+        for decision: RuleDecision, request: URLRequest, runtime: RulesRuntime, recordTargets: inout [URL]
+    ) -> (answer: RuleAnswer, delay: TimeInterval)? {
+        guard let url = request.url else { return nil }
+        if let failure = decision.throttleFailure {
+            return (.failure(urlError(failure.code, url: url, message: "NetTap throttle rule failed the request")), 0)
+        }
+        let ruled: RuleResponse
+        switch decision.terminal {
+        case .none:
+            return nil
+        case .mock(let response):
+            ruled = response
+        case .mapLocal(let action, let path):
+            ruled = action.response(forPath: path)
+        case .block(let action):
+            switch action {
+            case .fail(let code):
+                return (.failure(urlError(code.code, url: url, message: "blocked by a NetTap rule")), 0)
+            case .status:
+                guard let response = action.response else { return nil }
+                ruled = response
+            }
+        case .replay(let source):
+            guard let engine = runtime.engine(for: source) else { return nil }
+            switch engine.lookup(CapturedRequest(request)) {
+            case .hit(let exchange, _):
+                guard let recorded = exchange.response else {
+                    let error = exchange.error.map { urlError($0.code, url: url, message: $0.message, domain: $0.domain) }
+                    return (.failure(error ?? urlError(-1, url: url, message: "the recorded exchange had no response")), 0)
+                }
+                ruled = RuleResponse(statusCode: recorded.statusCode, headers: recorded.headers, body: recorded.body?.data ?? Data())
+            case .miss(let miss):
+                switch source.options.mode {
+                case .strict:
+                    return (.failure(NSError(domain: "NetTap.Replay", code: 1, userInfo: [
+                        NSLocalizedDescriptionKey: miss.message, NSURLErrorFailingURLErrorKey: url,
+                    ])), 0)
+                case .passthrough:
+                    return nil
+                case .recordMissing:
+                    recordTargets.append(source.harFile)
+                    return nil
+                }
+            }
+        }
+        var headers = ruled.headers
+        for edit in decision.responseHeaderEdits { edit.apply(to: &headers) }
+        if headers["Content-Length"] == nil { headers.set(name: "Content-Length", value: String(ruled.body.count)) }
+        guard let response = HTTPURLResponse(url: url, statusCode: ruled.statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+            return nil
+        }
+        return (.response(response, ruled.body), ruled.delay)
+    }
+
+    static func urlError(_ code: Int, url: URL, message: String, domain: String = NSURLErrorDomain) -> Error {
+        NSError(domain: domain, code: code, userInfo: [
+            NSLocalizedDescriptionKey: message,
+            NSURLErrorFailingURLErrorKey: url,
+            NSURLErrorFailingURLStringErrorKey: url.absoluteString,
+        ])
+    }
+
+    /// Calls `client` as a loader that produced this answer would. Must run where URLSession
+    /// accepts client calls (on Linux: its work queue).
+    func deliver(to client: URLProtocolClient, from loader: URLProtocol) {
+        switch self {
+        case .response(let response, let body):
+            client.urlProtocol(loader, didReceive: response, cacheStoragePolicy: .notAllowed)
+            client.urlProtocol(loader, didLoad: body)
+            client.urlProtocolDidFinishLoading(loader)
+        case .failure(let error):
+            client.urlProtocol(loader, didFailWithError: error)
+        }
+    }
+}
+
+extension CapturedRequest {
+    /// The request as rules and replay see it.
+    init(_ request: URLRequest) {
+        self.init(
+            method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
+            headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+            body: request.httpBody.map { CapturedBody(data: $0, contentType: request.value(forHTTPHeaderField: "Content-Type")) })
+    }
+}
+
+extension RuleDecision {
+    /// The request the network should see: rewritten URL and request header edits applied.
+    func rewrite(_ request: URLRequest) -> URLRequest {
+        var rewritten = request
+        if let url { rewritten.url = url }
+        if !requestHeaderEdits.isEmpty {
+            var headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+            for edit in requestHeaderEdits { edit.apply(to: &headers) }
+            rewritten.allHTTPHeaderFields = headers.dictionary
+        }
+        return rewritten
+    }
+
+    /// Whether the request itself must change (so it cannot go out as the app built it).
+    var changesRequest: Bool { url != nil || !requestHeaderEdits.isEmpty || proxy != nil }
+}
