@@ -33,6 +33,9 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
     private var throttle: ThrottleProfile?
     private var uploadDelay: TimeInterval = 0
     private var isDownload = false
+    /// Body size as the loader reported it (whole body, or the declared length for delegate tasks).
+    private var loadedBytes = 0
+    private var declaredBytes = 0
 
     init(owner: URLProtocol, captures: Bool) {
         self.owner = owner
@@ -162,6 +165,8 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
     }
 
     private func forward(_ request: URLRequest, responseEdits: [HeaderEdit], client: URLProtocolClient) {
+        let appURL = owner.request.url
+        let sentURL = request.url
         let relay = ForwardRelay { [self] response, body, error in
             guard !ended else { return }
             if let error {
@@ -174,7 +179,9 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             }
             var headers = HTTPHeaders.fromFoundation(http.allHeaderFields)
             for edit in responseEdits { edit.apply(to: &headers) }
-            let edited = HTTPURLResponse(url: url, statusCode: http.statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) ?? http
+            // The app sees the URL it asked for, unless the server redirected it somewhere else.
+            let seenURL = url == sentURL ? (appURL ?? url) : url
+            let edited = HTTPURLResponse(url: seenURL, statusCode: http.statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) ?? http
             deliver(.response(edited, body), after: 0, client: client)
         }
         self.relay = relay
@@ -224,10 +231,12 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
     // MARK: LoaderObserver (observe mode)
 
     func loaderDidReceive(_ response: URLResponse) {
+        declaredBytes = max(0, Int(response.expectedContentLength))
         recorder?.didReceive(response: response)
     }
 
     func loaderDidLoad(_ data: Data) {
+        loadedBytes = data.count
         recorder?.didLoad(wholeBody: data)
     }
 
@@ -241,8 +250,10 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             let received = task.map { $0.countOfBytesReceived > 0 ? $0.countOfBytesReceived : nil } ?? nil
             recorder?.finish(response: task?.response, unavailableResponseBody: (received, reason), bytesSent: task?.countOfBytesSent)
         }
-        let bytes = Int(task?.countOfBytesReceived ?? 0)
-        let wait = pacedWait(bytes: max(bytes, recorderBodySize))
+        // Delegate tasks get their bytes straight from corelibs; their end is held until the
+        // declared length would have arrived.
+        let declared = max(declaredBytes, Int(task?.response?.expectedContentLength ?? 0))
+        let wait = pacedWait(bytes: max(Int(task?.countOfBytesReceived ?? 0), loadedBytes, declared))
         if wait <= 0 {
             ended = true
             finish()
@@ -264,8 +275,6 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         recorder?.finish(error: error, bytesSent: loader.task?.countOfBytesSent)
         return true
     }
-
-    private var recorderBodySize: Int { recorder?.wholeBodySize ?? 0 }
 
     /// How long to hold the end of a throttled download: until `bytes` would have arrived.
     private func pacedWait(bytes: Int) -> TimeInterval {
