@@ -114,7 +114,8 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             }
         }
 
-        if capturing || !targets.isEmpty {
+        // Recording needs an exchange; NetTapSession's own recorder provides it for its tasks.
+        if capturing || (!targets.isEmpty && sessionRecorder == nil) {
             recorder = ExchangeRecorder(
                 tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: Self.bodySource(of: request, kind: kind))
         }

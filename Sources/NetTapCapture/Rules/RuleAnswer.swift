@@ -68,12 +68,17 @@ enum RuleAnswer {
         return (.response(response, ruled.body), ruled.delay)
     }
 
+    /// A URL error as URLSession reports its own: a `URLError` value (apps `catch let e as URLError`).
     static func urlError(_ code: Int, url: URL, message: String, domain: String = NSURLErrorDomain) -> Error {
-        NSError(domain: domain, code: code, userInfo: [
+        let userInfo: [String: Any] = [
             NSLocalizedDescriptionKey: message,
             NSURLErrorFailingURLErrorKey: url,
             NSURLErrorFailingURLStringErrorKey: url.absoluteString,
-        ])
+        ]
+        guard domain == NSURLErrorDomain, let urlCode = Optional(URLError.Code(rawValue: code)).flatMap({ $0 }) else {
+            return NSError(domain: domain, code: code, userInfo: userInfo)
+        }
+        return URLError(urlCode, userInfo: userInfo)
     }
 
     /// Calls `client` as a loader that produced this answer would. Must run where URLSession
