@@ -3,6 +3,7 @@
 // makes is shared with the Linux engine through ExchangeRecorder.
 import Foundation
 import NetTapCore
+import NetTapRules
 
 /// The Apple engine behind `NetTapURLProtocol`: it forwards each request through one long-lived
 /// forwarding session (never one per request) and relays every event to URLSession's client on the
@@ -11,15 +12,19 @@ import NetTapCore
 /// Apple's client supports redirects (`wasRedirectedTo`) and appends `didLoad` chunks, so the usual
 /// forwarding design is sound here, unlike on Linux (see ProtocolEngine+Linux.swift).
 final class ProtocolEngine: @unchecked Sendable {
-    private unowned let owner: NetTapURLProtocol
+    private unowned let owner: URLProtocol
+    private let captures: Bool
     private let lock = NSLock()
+    private var decision = RuleDecision()
+    private var startedAt = Date()
     private var recorder: ExchangeRecorder?
     private var forwardedTask: URLSessionTask?
     private var clientRunLoop: CFRunLoop?
     private var clientModes: [CFRunLoopMode] = [.defaultMode]
 
-    init(owner: NetTapURLProtocol) {
+    init(owner: URLProtocol, captures: Bool) {
         self.owner = owner
+        self.captures = captures
     }
 
     static func canLoad(_ request: URLRequest) -> Bool { true }
@@ -44,14 +49,50 @@ final class ProtocolEngine: @unchecked Sendable {
             request.httpBody = data
             body = .data(data)
         }
+        startedAt = Date()
         let kind: TaskKind = owner.task is URLSessionUploadTask ? .upload : owner.task is URLSessionDownloadTask ? .download : .data
-        let recorder = ExchangeRecorder(tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: body)
-        guard let marked = (request as NSURLRequest).mutableCopy() as? NSMutableURLRequest else { return }
+        let runtime = RulesRuntime.shared
+        decision = runtime.decide(request)
+        var targets = decision.recordTargets.map(\.harFile)
+        let sessionRecorder = (owner.task?.delegate as? SessionDelegateProxy)?.recorder(for: owner.task!)
+        let capturing = captures && sessionRecorder == nil && (!runtime.isActive || NetTap.shared.shouldCapture(request))
+        let answer = decision.isEmpty ? nil : RuleAnswer.make(for: decision, request: request, runtime: runtime, recordTargets: &targets)
+        let recorder = (capturing || (!targets.isEmpty && sessionRecorder == nil))
+            ? ExchangeRecorder(tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: body) : nil
+        for target in [recorder, sessionRecorder].compactMap({ $0 }) {
+            decision.modifications.forEach(target.addModification)
+            target.addRecordTargets(targets)
+        }
+        lock.withLock { self.recorder = recorder }
+        let latency = decision.throttle?.latency ?? 0
+        if let answer {
+            var due = latency + answer.delay
+            if case .response(_, let data) = answer.answer, let rate = decision.throttle?.downloadBytesPerSecond, rate > 0 {
+                due += Double(data.count) / Double(rate)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + due) { [self] in
+                switch answer.answer {
+                case .response(let response, let data):
+                    recorder?.didReceive(response: response)
+                    recorder?.didLoad(wholeBody: data)
+                    recorder?.finish(response: response)
+                case .failure(let error):
+                    recorder?.finish(error: error)
+                }
+                onClientThread { [owner] in
+                    guard let client = owner.client else { return }
+                    answer.answer.deliver(to: client, from: owner)
+                }
+            }
+            return
+        }
+        guard let marked = (decision.rewrite(request) as NSURLRequest).mutableCopy() as? NSMutableURLRequest else { return }
         URLProtocol.setProperty(true, forKey: NetTapURLProtocol.handledKey, in: marked)
-        let task = ForwardingSession.shared.start(marked as URLRequest, engine: self)
-        lock.withLock {
-            self.recorder = recorder
-            self.forwardedTask = task
+        let forwarded = marked as URLRequest
+        let proxy = decision.proxy
+        DispatchQueue.global().asyncAfter(deadline: .now() + latency) { [self] in
+            let task = ForwardingSession.shared(for: proxy).start(forwarded, engine: self)
+            lock.withLock { self.forwardedTask = task }
         }
     }
 
@@ -105,8 +146,14 @@ final class ProtocolEngine: @unchecked Sendable {
     }
 
     func didReceive(_ response: URLResponse) {
-        lock.withLock { recorder }?.didReceive(response: response)
-        onClientThread { [owner] in owner.client?.urlProtocol(owner, didReceive: response, cacheStoragePolicy: .notAllowed) }
+        var seen = response
+        if let http = response as? HTTPURLResponse, let url = http.url, !decision.responseHeaderEdits.isEmpty {
+            var headers = HTTPHeaders.fromFoundation(http.allHeaderFields)
+            for edit in decision.responseHeaderEdits { edit.apply(to: &headers) }
+            seen = HTTPURLResponse(url: url, statusCode: http.statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) ?? http
+        }
+        lock.withLock { recorder }?.didReceive(response: seen)
+        onClientThread { [owner] in owner.client?.urlProtocol(owner, didReceive: seen, cacheStoragePolicy: .notAllowed) }
     }
 
     func didReceive(_ data: Data) {
@@ -119,6 +166,19 @@ final class ProtocolEngine: @unchecked Sendable {
     }
 
     func didComplete(task: URLSessionTask, error: Error?) {
+        // A throttled download is handed over when its bytes would have arrived at the set rate.
+        if let rate = decision.throttle?.downloadBytesPerSecond, rate > 0 {
+            let due = startedAt.addingTimeInterval((decision.throttle?.latency ?? 0) + Double(task.countOfBytesReceived) / Double(rate))
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 {
+                DispatchQueue.global().asyncAfter(deadline: .now() + wait) { self.complete(task: task, error: error) }
+                return
+            }
+        }
+        complete(task: task, error: error)
+    }
+
+    private func complete(task: URLSessionTask, error: Error?) {
         lock.withLock { recorder }?.finish(response: task.response, error: error, bytesSent: task.countOfBytesSent)
         onClientThread { [owner] in
             if let error {
@@ -154,17 +214,30 @@ private final class ChallengeRelay: NSObject, URLAuthenticationChallengeSender, 
     func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) { answer(.rejectProtectionSpace, nil) }
 }
 
-/// The one long-lived session that carries forwarded requests, and its delegate.
+/// The long-lived sessions that carry forwarded requests: one without a proxy, and one per proxy
+/// that `proxy` rules name (a session's proxy is part of its configuration).
 private final class ForwardingSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    static let shared = ForwardingSession()
+    private static let sessions = Protected<[ProxyTarget?: ForwardingSession]>([:])
+
+    static func shared(for proxy: ProxyTarget?) -> ForwardingSession {
+        sessions.withLock { sessions in
+            if let existing = sessions[proxy] { return existing }
+            let created = ForwardingSession(proxy: proxy)
+            sessions[proxy] = created
+            return created
+        }
+    }
 
     private var session: URLSession!
     private let engines = Protected<[Int: ProtocolEngine]>([:])
 
-    override init() {
+    init(proxy: ProxyTarget?) {
         super.init()
         let configuration = URLSessionConfiguration.default
-        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self }
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self && $0 != NetTapRulesProtocol.self }
+        if let proxy {
+            configuration.connectionProxyDictionary = proxy.connectionProxyDictionary
+        }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "NetTap.forwarding"
@@ -226,6 +299,17 @@ extension TimingMetrics {
             remoteAddress: last?.remoteAddress, remotePort: last?.remotePort,
             isReusedConnection: last?.isReusedConnection, networkProtocol: last?.networkProtocolName,
             bytesSent: last.map { $0.countOfRequestBodyBytesSent }, bytesReceived: last.map { $0.countOfResponseBodyBytesReceived })
+    }
+}
+#endif
+
+#if canImport(Darwin)
+extension ProxyTarget {
+    /// The session proxy settings for this target, for both http and https requests (the string
+    /// keys are those of CFNetwork's kCFNetworkProxiesHTTP* and HTTPS* constants, which iOS does
+    /// not all export).
+    var connectionProxyDictionary: [AnyHashable: Any] {
+        ["HTTPEnable": 1, "HTTPProxy": host, "HTTPPort": port, "HTTPSEnable": 1, "HTTPSProxy": host, "HTTPSPort": port]
     }
 }
 #endif
