@@ -6,6 +6,7 @@ enum Commands {
     static let all: [any Command.Type] = [
         FetchCommand.self,
         DemoCommand.self,
+        RulesCommand.self,
     ]
 }
 

@@ -26,6 +26,7 @@ struct FetchCommand: Command {
             .init(names: ["--timeout"], valueName: "SECONDS", help: "Request timeout in seconds (default 60)."),
             .init(names: ["-o", "--output"], valueName: "FILE", help: "Write response bodies to FILE instead of stdout."),
             .init(names: ["--exchange-json"], valueName: "FILE", help: "Write the captured exchanges to FILE as a JSON array."),
+            .init(names: ["--rules"], valueName: "FILE", help: "Apply the rules in FILE (docs/rules.md) to the requests."),
         ],
         positionals: [.init(name: "URL", help: "The URL to request.", isRepeatable: true)]
     )
@@ -41,6 +42,7 @@ struct FetchCommand: Command {
     let timeout: TimeInterval
     let outputPath: String?
     let exchangeJSONPath: String?
+    let rulesFile: URL?
 
     init(_ arguments: ParsedArguments) throws {
         urls = try arguments.positionals.map { text in
@@ -89,9 +91,17 @@ struct FetchCommand: Command {
         self.timeout = timeout
         outputPath = arguments.value("-o")
         exchangeJSONPath = arguments.value("--exchange-json")
+        rulesFile = arguments.value("--rules").map { URL(fileURLWithPath: $0) }
     }
 
     func run() async throws -> Int32 {
+        if let rulesFile {
+            do {
+                try NetTap.shared.rules.load(contentsOf: rulesFile)
+            } catch {
+                throw CLIError.failure("\(error)")
+            }
+        }
         let recent = RingBufferSink(capacity: max(1, urls.count))
         NetTap.shared.addSink(recent)
         defer { NetTap.shared.removeSink(recent) }
