@@ -15,7 +15,7 @@ import FoundationNetworking
     static let bigUpload = ScenarioBytes.bytes(count: 3 * 1_048_576 + 17, seed: 5)
 
     static let scenarios: [TransparencyScenario] = [
-        .init(name: "GET async", path: "/bytes/2048?seed=1"),
+        .init(name: "GET async", path: "/bytes/2048?seed=1", expectedStatus: 200),
         .init(name: "GET completion", path: "/bytes/2048?seed=2", api: .completion),
         .init(name: "GET delegate", path: "/bytes/2048?seed=3", api: .delegate),
         .init(name: "HEAD", path: "/bytes/4096?seed=4", method: "HEAD"),
@@ -24,10 +24,10 @@ import FoundationNetworking
         .init(name: "POST httpBodyStream async", path: "/echo/raw", method: "POST", body: .stream(bigUpload)),
         .init(name: "PUT httpBody delegate", path: "/echo", method: "PUT", body: .data(post), api: .delegate),
         .init(name: "DELETE", path: "/echo", method: "DELETE", api: .completion),
-        .init(name: "204 No Content", path: "/status/204"),
+        .init(name: "204 No Content", path: "/status/204", expectedStatus: 204),
         .init(name: "304 Not Modified", path: "/status/304", api: .completion),
-        .init(name: "404", path: "/status/404"),
-        .init(name: "500 delegate", path: "/status/500", api: .delegate),
+        .init(name: "404", path: "/status/404", expectedStatus: 404),
+        .init(name: "500 delegate", path: "/status/500", api: .delegate, expectedStatus: 500),
         .init(name: "301 GET", path: "/redirect/301?to=/bytes/100"),
         .init(name: "302 GET completion", path: "/redirect/302?to=/bytes/100", api: .completion),
         .init(name: "303 POST becomes GET", path: "/redirect/303?to=/echo", method: "POST", body: .data(post)),
@@ -35,7 +35,7 @@ import FoundationNetworking
         .init(name: "308 POST keeps body", path: "/redirect/308?to=/echo", method: "POST", body: .data(post)),
         .init(name: "redirect chain through delegate", path: "/redirect-chain/3", api: .delegate),
         .init(name: "redirect refused by delegate", path: "/redirect/302?to=/bytes/100", api: .delegate,
-              delegateOptions: .init(refuseRedirects: true)),
+              delegateOptions: .init(refuseRedirects: true), expectedStatus: 302),
         .init(name: "redirect refused, completion API", path: "/redirect/307?to=/bytes/100", api: .completion,
               hasSessionDelegate: true, delegateOptions: .init(refuseRedirects: true)),
         .init(name: "chunked async", path: "/chunked/300000?seed=6"),
@@ -50,20 +50,21 @@ import FoundationNetworking
         .init(name: "download async", path: "/bytes/200000?seed=10", api: .downloadAsync),
         .init(name: "download delegate", path: "/bytes/200000?seed=11", api: .downloadDelegate),
         .init(name: "401 answered with a credential", path: "/auth/basic?user=ada&password=lovelace", api: .delegate,
-              delegateOptions: .init(credential: URLCredential(user: "ada", password: "lovelace", persistence: .forSession))),
+              delegateOptions: .init(credential: URLCredential(user: "ada", password: "lovelace", persistence: .forSession)), expectedStatus: 200),
         // corelibs never completes a challenged 401 without a delegate answer (docs/linux-foundation-notes.md),
         // so the unanswered case uses a 401 without WWW-Authenticate.
-        .init(name: "401 without credential", path: "/auth/basic?user=ada&password=lovelace&challenge=none"),
-        .init(name: "timeout", path: "/delay/3000", timeout: 0.5),
-        .init(name: "timeout, completion API", path: "/delay/3000", api: .completion, timeout: 0.5),
-        .init(name: "connection refused", path: "/status/200", server: .refused),
-        .init(name: "connection refused, delegate", path: "/status/200", api: .delegate, server: .refused),
+        .init(name: "401 without credential", path: "/auth/basic?user=ada&password=lovelace&challenge=none", expectedStatus: 401),
+        // corelibs truncates timeouts to whole seconds (docs/linux-foundation-notes.md): 1 s, not less.
+        .init(name: "timeout", path: "/delay/4000", timeout: 1, expectedErrorCode: NSURLErrorTimedOut),
+        .init(name: "timeout, completion API", path: "/delay/4000", api: .completion, timeout: 1, expectedErrorCode: NSURLErrorTimedOut),
+        .init(name: "connection refused", path: "/status/200", server: .refused, expectedErrorCode: NSURLErrorCannotConnectToHost),
+        .init(name: "connection refused, delegate", path: "/status/200", api: .delegate, server: .refused, expectedErrorCode: NSURLErrorCannotConnectToHost),
         .init(name: "server drops the connection", path: "/drop"),
         .init(name: "cancelled mid-body by the delegate", path: "/slow-body/400000?chunk=4096&interval_ms=5", api: .delegate,
-              delegateOptions: .init(cancelAfterBytes: 16_384), bodyLengthDependsOnTiming: true),
+              delegateOptions: .init(cancelAfterBytes: 16_384), bodyLengthDependsOnTiming: true, expectedErrorCode: NSURLErrorCancelled),
         .init(name: "repeated Set-Cookie headers", path: "/headers"),
         .init(name: "cookies kept between requests", path: "/cookies", before: "/cookies/set?flavour=oat"),
-        .init(name: "HTTPS GET", path: "/bytes/65536?seed=12", server: .https),
+        .init(name: "HTTPS GET", path: "/bytes/65536?seed=12", server: .https, expectedStatus: 200),
         .init(name: "HTTPS POST completion", path: "/echo", method: "POST", body: .data(post), api: .completion, server: .https),
         .init(name: "HTTPS delegate", path: "/bytes/100000?seed=13", api: .delegate, server: .https),
     ]
@@ -99,6 +100,8 @@ import FoundationNetworking
         let plain = try #require(outcomes[.plain])
         // Sanity: the scenario did what it is named for (a broken server would make all paths agree on nothing).
         #expect(plain.status != nil || plain.errorCode != nil, "\(scenario.name): plain URLSession got neither response nor error")
+        if let expected = scenario.expectedStatus { #expect(plain.status == expected, "\(scenario.name): plain status") }
+        if let expected = scenario.expectedErrorCode { #expect(plain.errorCode == expected, "\(scenario.name): plain error") }
 
         for variant in [CaptureVariant.urlProtocol, .session] {
             let outcome = try #require(outcomes[variant])

@@ -5,6 +5,16 @@
 import Foundation
 import NetTapCore
 
+extension SessionDelegateProxy {
+    /// Marks the request as NetTap's (so the URLProtocol path skips it) and names its recorder.
+    static func marked(_ request: URLRequest, recorderKey: String) -> URLRequest {
+        guard let mutable = (request as NSURLRequest).mutableCopy() as? NSMutableURLRequest else { return request }
+        URLProtocol.setProperty(true, forKey: NetTapURLProtocol.handledKey, in: mutable)
+        URLProtocol.setProperty(recorderKey, forKey: Self.recorderKey, in: mutable)
+        return mutable as URLRequest
+    }
+}
+
 extension SessionDelegateProxy: URLSessionDataDelegate, URLSessionDownloadDelegate {
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
         appDelegate?.urlSession?(session, didBecomeInvalidWithError: error)

@@ -7,6 +7,15 @@ import NetTapCore
 // default implementation, so calling the app's delegate through the protocol runs either its own
 // method or the same default a plain session would have run.
 
+extension SessionDelegateProxy {
+    /// On Linux the request goes out untouched: corelibs drops URLProtocol properties when an
+    /// NSMutableURLRequest becomes a URLRequest, and that round trip would also lose whether the
+    /// app set `timeoutInterval` (docs/linux-foundation-notes.md). Tasks are known by identity instead.
+    static func marked(_ request: URLRequest, recorderKey: String) -> URLRequest {
+        request
+    }
+}
+
 extension SessionDelegateProxy: URLSessionDataDelegate, URLSessionDownloadDelegate {
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
         appDelegate?.urlSession(session, didBecomeInvalidWithError: error)

@@ -30,12 +30,9 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
 
     /// Marks `request` as NetTap's and remembers its recorder until the exchange ends.
     func track(_ request: URLRequest, recorder: ExchangeRecorder) -> URLRequest {
-        guard let mutable = (request as NSURLRequest).mutableCopy() as? NSMutableURLRequest else { return request }
         let key = recorder.id.uuidString
-        URLProtocol.setProperty(true, forKey: NetTapURLProtocol.handledKey, in: mutable)
-        URLProtocol.setProperty(key, forKey: Self.recorderKey, in: mutable)
         recorders.withLock { $0[key] = recorder }
-        return mutable as URLRequest
+        return Self.marked(request, recorderKey: key)
     }
 
     /// Remembers which recorder a task created by NetTapSession belongs to.

@@ -35,7 +35,9 @@ struct TransparencyScenario: Sendable, CustomStringConvertible {
     var body: Body = .none
     var api: API = .async
     var server: Server = .http
-    var timeout: TimeInterval = 15
+    /// A request timeout, set with the property setter: corelibs honours a request's timeout over
+    /// the configuration's only when it was set that way (docs/linux-foundation-notes.md).
+    var timeout: TimeInterval?
     var hasSessionDelegate = false
     var delegateOptions = RecordingDelegate.Options()
     /// A request made first on the same client (cookies, caches).
@@ -43,6 +45,10 @@ struct TransparencyScenario: Sendable, CustomStringConvertible {
     /// How many body bytes arrive before a cancellation lands depends on timing; such scenarios
     /// compare bodies as prefixes of one stream instead of byte for byte.
     var bodyLengthDependsOnTiming = false
+    /// What plain URLSession must show, so that a scenario cannot pass by all paths agreeing on
+    /// something else (a broken route, a timeout that never fires).
+    var expectedStatus: Int?
+    var expectedErrorCode: Int?
 
     var description: String { name }
 
@@ -92,7 +98,8 @@ struct TransparencyScenario: Sendable, CustomStringConvertible {
         guard let url = URL(string: base + path + separator + "nettap-run=" + run) else {
             throw TestFailure("bad URL for \(name)")
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = URLRequest(url: url)
+        if let timeout { request.timeoutInterval = timeout }
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         switch body {
