@@ -61,6 +61,22 @@ import Testing
         }
     }
 
+    @Test func secretsReflectedByTheResponseAreScrubbedToo() {
+        let exchange = Exchange(
+            sessionID: "s", startedAt: Date(),
+            request: CapturedRequest(
+                method: "POST", url: "http://h/login?api_key=KEY-7788&page=2", headers: ["Authorization": "Bearer tok.abc.def"],
+                body: CapturedBody(data: Data(#"{"password":"correct horse"}"#.utf8), contentType: "application/json")),
+            response: CapturedResponse(
+                statusCode: 400, headers: ["X-Debug": "auth=Bearer tok.abc.def"],
+                body: CapturedBody(data: Data("bad password 'correct horse' for key KEY-7788; page 2".utf8), contentType: "text/plain")),
+            capturePath: .session)
+        let redacted = redactor.redact(exchange)
+        #expect(redacted.response?.body?.text == "bad password 'REDACTED' for key REDACTED; page 2")
+        #expect(redacted.response?.body?.isRedacted == true)
+        #expect(redacted.response?.headers["X-Debug"] == "auth=Bearer REDACTED")
+    }
+
     @Test func noneRedactsNothing() {
         let headers: HTTPHeaders = ["Authorization": "Bearer x"]
         #expect(Redactor(policy: .none).redact(headers) == headers)

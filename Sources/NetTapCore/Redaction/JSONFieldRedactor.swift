@@ -13,6 +13,13 @@ struct JSONFieldRedactor {
     }
 
     func redact(_ input: Data) -> Data {
+        redactCollecting(input).data
+    }
+
+    /// Redacts, and returns the values it removed (string values without their quotes), so that
+    /// the same secrets can be scrubbed where they are reflected elsewhere.
+    func redactCollecting(_ input: Data) -> (data: Data, removed: [String]) {
+        var removed: [String] = []
         let bytes = [UInt8](input)
         var output = [UInt8]()
         output.reserveCapacity(bytes.count)
@@ -50,7 +57,11 @@ struct JSONFieldRedactor {
                         index += 1
                     }
                     if index < bytes.count {
-                        index = Self.endOfValue(bytes, from: index)
+                        let end = Self.endOfValue(bytes, from: index)
+                        var raw = bytes[index..<end]
+                        if raw.first == UInt8(ascii: "\""), raw.count >= 2 { raw = raw.dropFirst().dropLast() }
+                        removed.append(String(decoding: raw, as: UTF8.self))
+                        index = end
                         output.append(contentsOf: replacement)
                     }
                 }
@@ -70,7 +81,7 @@ struct JSONFieldRedactor {
                 index += 1
             }
         }
-        return Data(output)
+        return (Data(output), removed)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

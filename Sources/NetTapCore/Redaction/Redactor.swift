@@ -14,11 +14,14 @@ public struct Redactor: Sendable {
     public func redact(_ exchange: Exchange) -> Exchange {
         guard !policy.isEmpty else { return exchange }
         var result = exchange
+        // Secrets the request carried are also scrubbed where the response reflects them
+        // (echo and debug endpoints, error pages that quote the request).
+        let secrets = secretValues(in: exchange.request)
         result.request = redact(result.request)
         if var response = result.response {
-            response.headers = redact(response.headers)
+            response.headers = scrub(redact(response.headers), secrets: secrets)
             response.url = response.url.map(redact(url:))
-            response.body = response.body.map(redact(body:))
+            response.body = response.body.map { scrub(redact(body: $0), secrets: secrets) }
             result.response = response
         }
         result.redirects = result.redirects.map { hop in
@@ -42,6 +45,76 @@ public struct Redactor: Sendable {
     public func redact(_ start: ExchangeStart) -> ExchangeStart {
         var result = start
         result.url = redact(url: start.url)
+        return result
+    }
+
+    // MARK: Reflected secrets
+
+    /// Secret values in a request, as sent: credentials in sensitive headers, sensitive query and
+    /// form values, sensitive JSON values. Values shorter than 4 characters are too common to scrub.
+    func secretValues(in request: CapturedRequest) -> Set<String> {
+        var secrets: Set<String> = []
+        for field in request.headers where policy.isSensitiveHeader(field.name) {
+            switch field.name.lowercased() {
+            case "cookie", "set-cookie":
+                for pair in field.value.split(separator: ";") {
+                    if let equals = pair.firstIndex(of: "=") { secrets.insert(String(pair[pair.index(after: equals)...])) }
+                }
+            case "authorization", "proxy-authorization":
+                secrets.insert(String(field.value.split(separator: " ", maxSplits: 1).last ?? ""))
+            default:
+                secrets.insert(field.value)
+            }
+        }
+        if let query = request.url.split(separator: "?", maxSplits: 1).dropFirst().first {
+            secrets.formUnion(sensitiveFormValues(String(query.split(separator: "#").first ?? "")))
+        }
+        if policy.redactsBodies, let body = request.body {
+            let type = body.contentType?.lowercased() ?? ""
+            if type.contains("json") || type.isEmpty {
+                secrets.formUnion(JSONFieldRedactor(policy: policy).redactCollecting(body.data).removed)
+            } else if type.contains("x-www-form-urlencoded"), let text = String(data: body.data, encoding: .utf8) {
+                secrets.formUnion(sensitiveFormValues(text))
+            }
+        }
+        return secrets.filter { $0.count >= 4 && $0 != policy.replacement }
+    }
+
+    private func sensitiveFormValues(_ text: String) -> [String] {
+        text.split(separator: "&").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
+            guard policy.isSensitiveField(name) else { return nil }
+            let raw = String(pair[pair.index(after: equals)...])
+            return raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw
+        }
+    }
+
+    private func scrub(_ headers: HTTPHeaders, secrets: Set<String>) -> HTTPHeaders {
+        guard !secrets.isEmpty else { return headers }
+        var result = headers
+        result.transformValues { field in
+            let scrubbed = scrub(field.value, secrets: secrets)
+            return scrubbed == field.value ? nil : scrubbed
+        }
+        return result
+    }
+
+    private func scrub(_ body: CapturedBody, secrets: Set<String>) -> CapturedBody {
+        guard !secrets.isEmpty, let text = String(data: body.data, encoding: .utf8) else { return body }
+        let scrubbed = scrub(text, secrets: secrets)
+        guard scrubbed != text else { return body }
+        var result = body
+        result.data = Data(scrubbed.utf8)
+        result.isRedacted = true
+        return result
+    }
+
+    private func scrub(_ text: String, secrets: Set<String>) -> String {
+        var result = text
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where result.contains(secret) {
+            result = result.replacingOccurrences(of: secret, with: policy.replacement)
+        }
         return result
     }
 
