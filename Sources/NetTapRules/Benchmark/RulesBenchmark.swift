@@ -29,6 +29,12 @@ public enum RulesBenchmark {
         return Double(elapsed) / Double(max(1, iterations))
     }
 
+    /// `count` rules of the benchmark mix, none of which matches `sampleRequest` (nor plain loopback
+    /// URLs such as `http://127.0.0.1:PORT/payload`), for end-to-end measurements.
+    public static func nonMatchingRuleSet(count: Int) -> RuleSet {
+        RuleSet(rules: (0..<max(0, count)).map(nonMatchingRule))
+    }
+
     /// The request every iteration evaluates.
     static let sampleRequest: RuleRequest = {
         var components = URLComponents()
