@@ -6,6 +6,12 @@ enum Commands {
     static let all: [any Command.Type] = [
         FetchCommand.self,
         DemoCommand.self,
+        ListCommand.self,
+        ShowCommand.self,
+        ExportCommand.self,
+        ImportCommand.self,
+        StatsCommand.self,
+        PruneCommand.self,
     ]
 }
 

@@ -13,7 +13,8 @@ struct FetchCommand: Command {
         abstract: "Perform HTTP requests through NetTap and print the response body.",
         discussion: """
             Each URL is requested in turn through the chosen capture path; response bodies go to stdout
-            (or -o FILE) as curl writes them. Exit status 0 when every request got a response (of any
+            (or -o FILE) as curl writes them, and the captured exchanges are kept in the store
+            (see --store) for 'nettap list', 'show' and 'export'. Exit status 0 when every request got a response (of any
             status), 1 with a one-line message on a transport error, 2 on a usage error.
             """,
         options: [
@@ -26,6 +27,8 @@ struct FetchCommand: Command {
             .init(names: ["--timeout"], valueName: "SECONDS", help: "Request timeout in seconds (default 60)."),
             .init(names: ["-o", "--output"], valueName: "FILE", help: "Write response bodies to FILE instead of stdout."),
             .init(names: ["--exchange-json"], valueName: "FILE", help: "Write the captured exchanges to FILE as a JSON array."),
+            StoreOption.option,
+            .init(names: ["--no-store"], help: "Keep nothing: do not write the exchanges to the store."),
         ],
         positionals: [.init(name: "URL", help: "The URL to request.", isRepeatable: true)]
     )
@@ -41,6 +44,8 @@ struct FetchCommand: Command {
     let timeout: TimeInterval
     let outputPath: String?
     let exchangeJSONPath: String?
+    /// Where captured exchanges are kept; nil with --no-store.
+    let storePath: String?
 
     init(_ arguments: ParsedArguments) throws {
         urls = try arguments.positionals.map { text in
@@ -89,12 +94,17 @@ struct FetchCommand: Command {
         self.timeout = timeout
         outputPath = arguments.value("-o")
         exchangeJSONPath = arguments.value("--exchange-json")
+        if arguments.flag("--no-store"), arguments.value("--store") != nil {
+            throw CLIError.usage("use either --store or --no-store, not both", command: Self.spec)
+        }
+        storePath = arguments.flag("--no-store") ? nil : StoreOption.path(arguments)
     }
 
     func run() async throws -> Int32 {
         let recent = RingBufferSink(capacity: max(1, urls.count))
         NetTap.shared.addSink(recent)
         defer { NetTap.shared.removeSink(recent) }
+        let storage = try storePath.map(CaptureStorage.init(path:))
 
         let output = try openOutput()
         var failures = 0
@@ -111,6 +121,7 @@ struct FetchCommand: Command {
         }
         client.invalidate()
         await NetTap.shared.drain()
+        try storage?.finish()
         if let exchangeJSONPath {
             let encoder = ExchangeJSON.encoder(pretty: true)
             let data = try encoder.encode(recent.exchanges)
