@@ -31,14 +31,15 @@ final class OutputFile {
         isDone = true
         do {
             try handle.close()
-            if FileManager.default.fileExists(atPath: path) {
-                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporaryPath))
-            } else {
-                try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
-            }
         } catch {
             try? FileManager.default.removeItem(atPath: temporaryPath)
             throw CLIError.failure("cannot write '\(path)': \(error.localizedDescription)")
+        }
+        // rename(2) replaces an existing file atomically (Foundation's replaceItemAt does not work on Linux).
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw CLIError.failure("cannot write '\(path)': \(reason)")
         }
     }
 

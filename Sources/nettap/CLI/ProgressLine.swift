@@ -17,20 +17,20 @@ final class ProgressLine {
         isEnabled = enabled
     }
 
-    /// Shows `text` unless the line was drawn less than 0.1 s ago.
-    func update(_ text: @autoclosure () -> String) {
+    /// Shows `text` unless the line was drawn less than 0.1 s ago (or `always`: a new phase).
+    func update(_ text: @autoclosure () -> String, always: Bool = false) {
         guard isEnabled else { return }
         let now = Date()
-        guard now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
+        guard always || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
         lastDrawn = now
         isShowing = true
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text()).utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(("\r\u{1B}[K" + text()).utf8))
     }
 
     /// Erases the line, so that what follows starts on a clean line.
     func clear() {
         guard isShowing else { return }
         isShowing = false
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
     }
 }

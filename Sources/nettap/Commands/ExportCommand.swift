@@ -80,6 +80,8 @@ struct ExportCommand: Command {
             progress.clear()
             file?.discard()
             if let failure = error as? CLIError { throw failure }
+            // The reader of stdout stopped reading (`nettap export | head`): that ends the export, quietly.
+            if outputPath == nil, Output.isBrokenPipe(error) { return 0 }
             let target = outputPath.map { "'\($0)'" } ?? "standard output"
             throw CLIError.failure("export to \(target) failed after \(written) exchanges: \(error)")
         }

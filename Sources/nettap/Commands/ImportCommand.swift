@@ -58,9 +58,12 @@ struct ImportCommand: Command {
     }
 
     func run() async throws -> Int32 {
+        let progress = ProgressLine()
+        defer { progress.clear() }
         // Read and check the whole file before the store is opened: a bad file changes nothing.
-        let exchanges = try read()
+        let exchanges = try read(progress)
         let store = try StoreOption.open(path: storePath, create: true)
+        progress.update("storing \(exchanges.count) exchanges", always: true)
         let imported: Int
         do {
             imported = try store.insert(exchanges)
@@ -73,31 +76,30 @@ struct ImportCommand: Command {
         } catch {
             throw CLIError.failure("\(file): \(error); nothing was imported")
         }
+        progress.clear()
         Output.out("Imported \(imported) exchange\(imported == 1 ? "" : "s") from \(file) into \(storePath).")
         return 0
     }
 
-    private func read() throws -> [Exchange] {
+    private func read(_ progress: ProgressLine) throws -> [Exchange] {
         let url = URL(fileURLWithPath: file)
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw CLIError.failure("cannot read '\(file)': no such readable file")
         }
         var exchanges: [Exchange] = []
-        let progress = ProgressLine()
-        defer { progress.clear() }
         do {
             switch format {
             case .har:
                 let reader = HARReader(options: sessionID.map { .init(sessionID: $0) } ?? .init())
                 try reader.read(contentsOf: url) { exchange in
                     exchanges.append(exchange)
-                    progress.update("reading: \(exchanges.count) entries")
+                    progress.update("reading: \(exchanges.count) exchanges")
                 }
             case .ndjson:
                 let data = try Data(contentsOf: url, options: .alwaysMapped)
                 try NDJSONReader().read(data, file: file) { exchange in
                     exchanges.append(exchange)
-                    progress.update("reading: \(exchanges.count) lines")
+                    progress.update("reading: \(exchanges.count) exchanges")
                 }
             }
         } catch let error as HARImportError {
