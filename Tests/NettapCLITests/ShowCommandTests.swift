@@ -127,7 +127,9 @@ import Testing
         untyped.responseBody = .init(text: #"[1,{"a":null}]"#, size: 14)
         var control = SampleExchange(id: SampleExchange.id(5), startedAt: Self.start + 4, url: "http://api.test/ansi")
         control.responseBody = .init(text: "\u{1B}[31mred", size: 8, contentType: "text/plain")
-        let store = try SampleExchange.store([truncated, redacted, unavailable, untyped, control], in: directory)
+        var crlf = SampleExchange(id: SampleExchange.id(6), startedAt: Self.start + 5, url: "http://api.test/crlf")
+        crlf.responseBody = .init(text: "one\r\ntwo\r\n", size: 10, contentType: "text/plain")
+        let store = try SampleExchange.store([truncated, redacted, unavailable, untyped, control, crlf], in: directory)
 
         let first = try Nettap.succeed(["show", "--store", store, "00000000-0000-4000-8000-000000000001"]).lines
         let heading = try #require(first.firstIndex(of: "Response body (4000 bytes, text/plain)"))
@@ -152,6 +154,11 @@ import Testing
         let fifth = try Nettap.succeed(["show", "--store", store, "00000000-0000-4000-8000-000000000005"]).lines
         let ansi = try #require(fifth.firstIndex(of: "Response body (8 bytes, text/plain)"))
         #expect(fifth[ansi + 1] == "00000000  1b 5b 33 31 6d 72 65 64                           |.[31mred|")
+
+        // CRLF line ends are lines.
+        let sixth = try Nettap.succeed(["show", "--store", store, "00000000-0000-4000-8000-000000000006"]).lines
+        let lines = try #require(sixth.firstIndex(of: "Response body (10 bytes, text/plain)"))
+        #expect(Array(sixth[(lines + 1)...]) == ["one", "two"])
     }
 
     @Test func idsByUniquePrefix() throws {

@@ -13,9 +13,9 @@ struct FetchCommand: Command {
         abstract: "Perform HTTP requests through NetTap and print the response body.",
         discussion: """
             Each URL is requested in turn through the chosen capture path; response bodies go to stdout
-            (or -o FILE) as curl writes them, and the captured exchanges are kept in the store
-            (see --store) for 'nettap list', 'show' and 'export'. Exit status 0 when every request got a response (of any
-            status), 1 with a one-line message on a transport error, 2 on a usage error.
+            (or -o FILE) as curl writes them, and the captured exchanges are kept in the store (see
+            --store) for 'nettap list', 'show' and 'export'. Exit status 0 when every request got a
+            response (of any status), 1 with a one-line message on a transport error, 2 on a usage error.
             """,
         options: [
             .init(names: ["-X", "--request"], valueName: "METHOD", help: "HTTP method (default GET, or POST with a body)."),

@@ -46,9 +46,11 @@ enum BodyText {
     /// control characters (which a terminal would act on) and bytes that are not UTF-8 are binary.
     static func kind(of body: CapturedBody) -> Kind {
         let type = body.contentType?.lowercased() ?? ""
-        guard let text = String(data: body.data, encoding: .utf8) else { return .binary }
+        guard let decoded = String(data: body.data, encoding: .utf8) else { return .binary }
+        // CRLF line ends print as lines; any other carriage return could overwrite what is shown.
+        let text = decoded.replacingOccurrences(of: "\r\n", with: "\n")
         let printable = !text.unicodeScalars.contains {
-            ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F
+            ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F
         }
         let declaredJSON = type.contains("json")
         if declaredJSON, let indented = JSONIndenter.indent(body.data) { return .json(indented) }

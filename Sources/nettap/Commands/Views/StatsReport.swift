@@ -68,7 +68,9 @@ struct StatsReport: Encodable {
         case averageDuration, slowest, store
     }
 
-    private enum ClassKeys: String, CodingKey { case informational = "1xx", success = "2xx", redirection = "3xx", clientError = "4xx", serverError = "5xx", other }
+    private enum ClassKeys: String, CodingKey {
+        case informational = "1xx", success = "2xx", redirection = "3xx", clientError = "4xx", serverError = "5xx", other
+    }
     private enum SlowKeys: String, CodingKey { case id, method, url, status, duration, startedAt }
     private enum StoreKeys: String, CodingKey {
         case path, schemaVersion, exchanges, fileBytes, usedBytes, bodies, bodyBytes, storedBodyBytes, droppedEvents
