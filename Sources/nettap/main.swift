@@ -7,6 +7,12 @@ enum Commands {
         FetchCommand.self,
         DemoCommand.self,
         RulesCommand.self,
+        ListCommand.self,
+        ShowCommand.self,
+        ExportCommand.self,
+        ImportCommand.self,
+        StatsCommand.self,
+        PruneCommand.self,
     ]
 }
 

@@ -46,6 +46,21 @@ import Testing
         #expect(decoded == exchange)
     }
 
+    @Test func datesAreRoundedToTheMillisecond() throws {
+        let base = 1_796_226_920.0
+        for millisecond in 0..<1000 {
+            let expected = String(format: ".%03dZ", millisecond)
+            let exact = Date(timeIntervalSince1970: base + Double(millisecond) / 1000)
+            #expect(ExchangeJSON.formatDate(exact) == "2026-12-02T15:55:20" + expected)
+            // Rounded, not truncated: 0.4 ms later is still the same millisecond.
+            #expect(ExchangeJSON.formatDate(exact.addingTimeInterval(0.0004)) == "2026-12-02T15:55:20" + expected)
+            let parsed = try #require(ExchangeJSON.parseDate(ExchangeJSON.formatDate(exact)))
+            #expect(ExchangeJSON.formatDate(parsed) == ExchangeJSON.formatDate(exact))
+        }
+        #expect(ExchangeJSON.formatDate(Date(timeIntervalSince1970: base + 0.9996)) == "2026-12-02T15:55:21.000Z")
+        #expect(ExchangeJSON.formatDate(Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+    }
+
     @Test func rejectsAMalformedDateNamingTheField() {
         let json = #"{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","startedAt":"yesterday","request":{"method":"GET","url":"x"}}"#
         do {

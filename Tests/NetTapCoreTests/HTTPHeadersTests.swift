@@ -34,7 +34,9 @@ import Testing
 
     @Test func encodesAsOrderedNameValueArray() throws {
         let headers: HTTPHeaders = ["X-B": "2", "X-A": "1"]
-        let json = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // key order within an object is otherwise unspecified
+        let json = String(decoding: try encoder.encode(headers), as: UTF8.self)
         #expect(json == #"[{"name":"X-B","value":"2"},{"name":"X-A","value":"1"}]"#)
         #expect(try JSONDecoder().decode(HTTPHeaders.self, from: Data(json.utf8)) == headers)
     }

@@ -82,10 +82,18 @@ public enum ExchangeJSON {
 
     /// "2026-12-02T14:15:25.123Z".
     public static func formatDate(_ date: Date) -> String {
-        // Round to the millisecond first: the formatter truncates, and 0.35 stored as 0.34999...
-        // would otherwise come back one millisecond earlier on every round trip.
-        let rounded = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
-        return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        // Round to the millisecond as an integer and write the fraction by hand: the formatter
+        // truncates, and a rounded Double such as x.981 is often stored as x.98099..., which it
+        // would write one millisecond early (for about half of all instants).
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        guard millis.isFinite, abs(millis) < 9e15 else {
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+        let whole = Int64(millis)
+        let fraction = ((whole % 1000) + 1000) % 1000
+        let second = Date(timeIntervalSince1970: Double((whole - fraction) / 1000))
+        let text = second.formatted(Date.ISO8601FormatStyle())  // "2026-12-02T14:15:25Z"
+        return text.dropLast() + "." + String(format: "%03d", Int(fraction)) + "Z"
     }
 
     /// Reads ISO 8601 with or without fractional seconds, with "Z" or an offset.

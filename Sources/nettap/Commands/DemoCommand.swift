@@ -21,13 +21,21 @@ struct DemoCommand: Command {
             """,
         options: [
             .init(names: ["--json"], help: "Print the captured exchanges as a JSON array instead of a table."),
+            StoreOption.option,
+            .init(names: ["--no-store"], help: "Keep nothing: do not write the exchanges to the store."),
         ]
     )
 
     let json: Bool
+    /// Where captured exchanges are kept (then `nettap list` shows them); nil with --no-store.
+    let storePath: String?
 
     init(_ arguments: ParsedArguments) throws {
         json = arguments.flag("--json")
+        if arguments.flag("--no-store"), arguments.value("--store") != nil {
+            throw CLIError.usage("use either --store or --no-store, not both", command: Self.spec)
+        }
+        storePath = arguments.flag("--no-store") ? nil : StoreOption.path(arguments)
     }
 
     func run() async throws -> Int32 {
@@ -40,6 +48,7 @@ struct DemoCommand: Command {
         let captured = RingBufferSink(capacity: 100)
         NetTap.shared.addSink(captured)
         defer { NetTap.shared.removeSink(captured) }
+        let storage = try storePath.map(CaptureStorage.init(path:))
 
         let base = api.baseURL.absoluteString
         let configuration = URLSessionConfiguration.ephemeral
@@ -105,15 +114,19 @@ struct DemoCommand: Command {
 
         NetTap.shared.setLabel(nil, forKey: "screen")
         await NetTap.shared.drain()
+        let kept = try storage?.finish()
         let exchanges = captured.exchanges.sorted { $0.startedAt < $1.startedAt }
         if json {
             Output.write(try ExchangeJSON.encoder(pretty: true).encode(exchanges) + Data("\n".utf8))
         } else {
             Output.out("NetTap demo: sample shop API at \(base) (loopback only)\n")
-            Output.out(ExchangeTable.standard.render(exchanges))
+            Output.out(ExchangeTable.demo.render(exchanges))
             let failures = exchanges.filter(\.isFailure).count
             let ruled = exchanges.filter { !$0.modifications.isEmpty }.count
             Output.out("\n\(exchanges.count) exchanges captured: \(failures) failed, \(ruled) shaped by rules; secrets redacted before capture.")
+            if let kept, let path = storePath {
+                Output.out("\(kept) kept in \(path): try 'nettap list --store \(path)' or 'nettap export --format har --store \(path)'.")
+            }
         }
         return 0
     }

@@ -13,8 +13,9 @@ struct FetchCommand: Command {
         abstract: "Perform HTTP requests through NetTap and print the response body.",
         discussion: """
             Each URL is requested in turn through the chosen capture path; response bodies go to stdout
-            (or -o FILE) as curl writes them. Exit status 0 when every request got a response (of any
-            status), 1 with a one-line message on a transport error, 2 on a usage error.
+            (or -o FILE) as curl writes them, and the captured exchanges are kept in the store (see
+            --store) for 'nettap list', 'show' and 'export'. Exit status 0 when every request got a
+            response (of any status), 1 with a one-line message on a transport error, 2 on a usage error.
             """,
         options: [
             .init(names: ["-X", "--request"], valueName: "METHOD", help: "HTTP method (default GET, or POST with a body)."),
@@ -22,16 +23,18 @@ struct FetchCommand: Command {
             .init(names: ["-d", "--data"], valueName: "DATA", help: "Send DATA as the request body."),
             .init(names: ["--data-binary"], valueName: "@FILE", help: "Send the bytes of FILE as the request body."),
             .init(names: ["--body-stream"], help: "Send the body as an httpBodyStream instead of httpBody."),
-            .init(names: ["--via"], valueName: "PATH", help: "Capture path: 'session' (NetTapSession, default) or 'protocol' (URLProtocol)."),
+            .init(names: ["--via"], valueName: "PATH", help: "Capture path: 'session' (NetTapSession, default), 'protocol' (URLProtocol on a session), or 'shared' (URLSession.shared after NetTap.registerGlobally())."),
             .init(names: ["--timeout"], valueName: "SECONDS", help: "Request timeout in seconds (default 60)."),
             .init(names: ["-o", "--output"], valueName: "FILE", help: "Write response bodies to FILE instead of stdout."),
             .init(names: ["--exchange-json"], valueName: "FILE", help: "Write the captured exchanges to FILE as a JSON array."),
             .init(names: ["--rules"], valueName: "FILE", help: "Apply the rules in FILE (docs/rules.md) to the requests."),
+            StoreOption.option,
+            .init(names: ["--no-store"], help: "Keep nothing: do not write the exchanges to the store."),
         ],
         positionals: [.init(name: "URL", help: "The URL to request.", isRepeatable: true)]
     )
 
-    enum Via: String { case session, `protocol` }
+    enum Via: String { case session, `protocol`, shared }
 
     let urls: [URL]
     let method: String?
@@ -43,6 +46,8 @@ struct FetchCommand: Command {
     let outputPath: String?
     let exchangeJSONPath: String?
     let rulesFile: URL?
+    /// Where captured exchanges are kept; nil with --no-store.
+    let storePath: String?
 
     init(_ arguments: ParsedArguments) throws {
         urls = try arguments.positionals.map { text in
@@ -83,7 +88,7 @@ struct FetchCommand: Command {
         }
         let viaText = arguments.value("--via") ?? "session"
         guard let via = Via(rawValue: viaText) else {
-            throw CLIError.usage("--via must be 'session' or 'protocol', not '\(viaText)'", command: Self.spec)
+            throw CLIError.usage("--via must be 'session', 'protocol' or 'shared', not '\(viaText)'", command: Self.spec)
         }
         self.via = via
         let timeout = try arguments.double("--timeout") ?? 60
@@ -92,6 +97,10 @@ struct FetchCommand: Command {
         outputPath = arguments.value("-o")
         exchangeJSONPath = arguments.value("--exchange-json")
         rulesFile = arguments.value("--rules").map { URL(fileURLWithPath: $0) }
+        if arguments.flag("--no-store"), arguments.value("--store") != nil {
+            throw CLIError.usage("use either --store or --no-store, not both", command: Self.spec)
+        }
+        storePath = arguments.flag("--no-store") ? nil : StoreOption.path(arguments)
     }
 
     func run() async throws -> Int32 {
@@ -105,6 +114,7 @@ struct FetchCommand: Command {
         let recent = RingBufferSink(capacity: max(1, urls.count))
         NetTap.shared.addSink(recent)
         defer { NetTap.shared.removeSink(recent) }
+        let storage = try storePath.map(CaptureStorage.init(path:))
 
         let output = try openOutput()
         var failures = 0
@@ -112,7 +122,8 @@ struct FetchCommand: Command {
         for url in urls {
             do {
                 let data = try await client.perform(makeRequest(url))
-                output.write(data)
+                // A closed pipe (nettap fetch URL | head -c 10) ends the output, not the process.
+                try? output.write(contentsOf: data)
             } catch {
                 failures += 1
                 let nsError = error as NSError
@@ -121,6 +132,7 @@ struct FetchCommand: Command {
         }
         client.invalidate()
         await NetTap.shared.drain()
+        try storage?.finish()
         if let exchangeJSONPath {
             let encoder = ExchangeJSON.encoder(pretty: true)
             let data = try encoder.encode(recent.exchanges)
@@ -132,7 +144,8 @@ struct FetchCommand: Command {
     }
 
     private func makeRequest(_ url: URL) -> URLRequest {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeout  // the setter: only then does corelibs prefer it (docs/linux-foundation-notes.md)
         request.httpMethod = method ?? (body == nil ? "GET" : "POST")
         for (name, value) in headers {
             request.addValue(value, forHTTPHeaderField: name)
@@ -178,6 +191,13 @@ final class FetchClient: Sendable {
         case .session:
             tapSession = NetTapSession(configuration: configuration)
             session = nil
+        case .shared:
+            // Registered before URLSession.shared is first touched, as an app does at launch.
+            if !NetTap.registerGlobally() {
+                Output.error("nettap fetch: warning: URLSession.shared was in use before NetTap registered; its traffic is not captured")
+            }
+            session = URLSession.shared
+            tapSession = nil
         }
     }
 
@@ -190,7 +210,7 @@ final class FetchClient: Sendable {
     }
 
     func invalidate() {
-        session?.finishTasksAndInvalidate()
+        if session !== URLSession.shared { session?.finishTasksAndInvalidate() }
         tapSession?.finishTasksAndInvalidate()
     }
 }

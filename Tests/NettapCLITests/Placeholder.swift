@@ -1,1 +1,0 @@
-// Placeholder until this suite lands.
