@@ -10,9 +10,13 @@ import Testing
 import FoundationNetworking
 #endif
 
+/// Every suite that puts rules in force. Rules are process-wide, so these suites run one test at a
+/// time, one suite after the other, and clear the rules after each test; every rule matches only
+/// its test's own run id or an invalid host, so other suites' traffic is untouched.
+@Suite(.serialized) enum RulesSuites {}
+
+extension RulesSuites {
 /// Rules end to end: real loopback traffic, both capture paths, the three task APIs.
-/// Rules are process-wide, so this suite runs its tests one at a time and clears them after each;
-/// every rule matches only this test's own run id, so other suites' traffic is untouched.
 @Suite(.serialized) struct RulesCaptureTests {
     enum API: String, CaseIterable, Sendable { case async, completion, delegate }
 
@@ -206,4 +210,5 @@ import FoundationNetworking
         #expect(duration >= 0.6, "throttled exchange took \(duration) s")
         #expect(exchange.modifications.first?.action == "throttle")
     }
+}
 }

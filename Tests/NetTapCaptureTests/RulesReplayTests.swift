@@ -13,6 +13,7 @@ import FoundationNetworking
 /// Record real traffic, stop the server, replay it; throttle accuracy and failure draws; redirects
 /// and uploads through rules. One suite with RulesCaptureTests' discipline: serialized, rules
 /// cleared after each test, every rule scoped to the test's run id.
+extension RulesSuites {
 @Suite(.serialized) struct RulesReplayTests {
     /// A server whose answers change on every call, so that replay order is visible.
     static func countingServer() throws -> (HTTPServer, Protected<Int>) {
@@ -38,12 +39,12 @@ import FoundationNetworking
         let base = server.baseURL.absoluteString
         let script = ["/cart", "/cart", "/cart?page=2", "/profile", "/cart"].map { "\(base)\($0)\($0.contains("?") ? "&" : "?")nettap-run=\(run)" }
 
-        try RulesCaptureTests.install("""
+        try RulesSuites.RulesCaptureTests.install("""
             {"version": 1, "rules": [{"name": "record", "match": {"query": {"nettap-run": "RUN"}}, "actions": [{"record": {"har": "fixtures/session.har"}}]}]}
             """, run: run, directory: directory)
         var recorded: [Data] = []
         for url in script {
-            let fetched = try await RulesCaptureTests.fetch(URLRequest(url: URL(string: url)!), variant: variant, api: .async)
+            let fetched = try await RulesSuites.RulesCaptureTests.fetch(URLRequest(url: URL(string: url)!), variant: variant, api: .async)
             #expect(fetched.status == 200)
             recorded.append(fetched.body)
         }
@@ -53,18 +54,18 @@ import FoundationNetworking
         let fixtures = try HARReader().decode(contentsOf: har)
         #expect(fixtures.count == script.count, "the HAR holds every recorded exchange")
 
-        try RulesCaptureTests.install("""
+        try RulesSuites.RulesCaptureTests.install("""
             {"version": 1, "rules": [{"name": "replay", "match": {"query": {"nettap-run": "RUN"}},
               "actions": [{"replay": {"har": "fixtures/session.har", "mode": "strict"}}]}]}
             """, run: run, directory: directory)
         defer { NetTap.shared.rules.clear() }
         for (index, url) in script.enumerated() {
-            let fetched = try await RulesCaptureTests.fetch(URLRequest(url: URL(string: url)!), variant: variant, api: index % 2 == 0 ? .completion : .delegate)
+            let fetched = try await RulesSuites.RulesCaptureTests.fetch(URLRequest(url: URL(string: url)!), variant: variant, api: index % 2 == 0 ? .completion : .delegate)
             #expect(fetched.status == 200)
             #expect(fetched.body == recorded[index], "replayed body \(index) differs: \(String(decoding: fetched.body, as: UTF8.self))")
         }
         // The recording had three /cart calls; a fourth misses in strict mode, naming the closest entry.
-        let miss = try await RulesCaptureTests.fetch(URLRequest(url: URL(string: script[0])!), variant: variant, api: .async)
+        let miss = try await RulesSuites.RulesCaptureTests.fetch(URLRequest(url: URL(string: script[0])!), variant: variant, api: .async)
         #expect(miss.status == nil)
         #expect(miss.error?.domain == "NetTap.Replay")
         let message = miss.error?.localizedDescription ?? ""
@@ -90,18 +91,18 @@ import FoundationNetworking
                 "timings": {"blocked": 1.2, "dns": -1, "ssl": -1, "connect": -1, "send": 0.1, "wait": 40.0, "receive": 1.21}}]}}
             """.replacingOccurrences(of: "RUN", with: run)
         try Data(har.utf8).write(to: directory.file("chrome.har"))
-        try RulesCaptureTests.install("""
+        try RulesSuites.RulesCaptureTests.install("""
             {"version": 1, "rules": [{"name": "replay chrome", "match": {"host": "shop.invalid"},
               "actions": [{"replay": {"har": "chrome.har"}}]}]}
             """, run: run, directory: directory)
         defer { NetTap.shared.rules.clear() }
         for variant in [CaptureVariant.urlProtocol, .session] {
             NetTap.shared.rules.clear()
-            try RulesCaptureTests.install("""
+            try RulesSuites.RulesCaptureTests.install("""
                 {"version": 1, "rules": [{"name": "replay chrome", "match": {"host": "shop.invalid"},
                   "actions": [{"replay": {"har": "chrome.har"}}]}]}
                 """, run: run, directory: directory)
-            let fetched = try await RulesCaptureTests.fetch(
+            let fetched = try await RulesSuites.RulesCaptureTests.fetch(
                 URLRequest(url: URL(string: "http://shop.invalid/api/items?nettap-run=\(run)&id=3")!), variant: variant, api: .async)
             #expect(fetched.status == 200, "via \(variant): \(fetched.error.map { "\($0)" } ?? "")")
             #expect(String(decoding: fetched.body, as: UTF8.self) == #"{"id":3,"name":"teapot"}"#)
@@ -115,13 +116,13 @@ import FoundationNetworking
         let directory = try TemporaryDirectory()
         let run = UUID().uuidString
         _ = CaptureCollector.shared
-        try RulesCaptureTests.install("""
+        try RulesSuites.RulesCaptureTests.install("""
             {"version": 1, "rules": [{"name": "200 KB/s", "match": {"query": {"nettap-run": "RUN"}},
               "actions": [{"throttle": {"downloadBytesPerSecond": 200000}}]}]}
             """, run: run, directory: directory)
         defer { NetTap.shared.rules.clear() }
         let size = 2 * 1_048_576
-        let fetched = try await RulesCaptureTests.fetch(URLRequest(url: server.url("/bytes/\(size)?seed=4&nettap-run=\(run)")), variant: variant, api: .async)
+        let fetched = try await RulesSuites.RulesCaptureTests.fetch(URLRequest(url: server.url("/bytes/\(size)?seed=4&nettap-run=\(run)")), variant: variant, api: .async)
         #expect(fetched.body == ScenarioBytes.bytes(count: size, seed: 4))
         let exchange = try #require(await CaptureCollector.shared.exchanges(run: run).first)
         let expected = Double(size) / 200_000
@@ -138,7 +139,7 @@ import FoundationNetworking
               "actions": [{"throttle": {"failureProbability": 0.3, "failureError": "networkConnectionLost"}}, {"mock": {"status": 204}}]}]}
             """
         func countFailures() async throws -> [Int] {
-            try RulesCaptureTests.install(rules, run: run, directory: directory)
+            try RulesSuites.RulesCaptureTests.install(rules, run: run, directory: directory)
             let configuration = URLSessionConfiguration.ephemeral
             NetTap.enable(on: configuration)
             let session = URLSession(configuration: configuration)
@@ -167,14 +168,14 @@ import FoundationNetworking
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let run = UUID().uuidString
-        try RulesCaptureTests.install("""
+        try RulesSuites.RulesCaptureTests.install("""
             {"version": 1, "rules": [{"name": "env", "match": {"host": "old.invalid"},
               "actions": [{"rewrite": {"host": "127.0.0.1", "port": \(server.port)}}]}]}
             """, run: run, directory: directory)
         defer { NetTap.shared.rules.clear() }
         for variant in [CaptureVariant.urlProtocol, .session] {
-            for api in RulesCaptureTests.API.allCases {
-                let fetched = try await RulesCaptureTests.fetch(
+            for api in RulesSuites.RulesCaptureTests.API.allCases {
+                let fetched = try await RulesSuites.RulesCaptureTests.fetch(
                     URLRequest(url: URL(string: "http://old.invalid/redirect/302?to=/bytes/300%3Fseed%3D9&nettap-run=\(run)")!), variant: variant, api: api)
                 #expect(fetched.status == 200, "\(variant) \(api)")
                 #expect(fetched.body == ScenarioBytes.bytes(count: 300, seed: 9), "\(variant) \(api)")
@@ -188,7 +189,7 @@ import FoundationNetworking
         let directory = try TemporaryDirectory()
         let run = UUID().uuidString
         _ = CaptureCollector.shared
-        try RulesCaptureTests.install("""
+        try RulesSuites.RulesCaptureTests.install("""
             {"version": 1, "rules": [{"name": "upload env", "match": {"host": "upload.invalid"},
               "actions": [{"rewrite": {"host": "127.0.0.1", "port": \(server.port)}}, {"throttle": {"uploadBytesPerSecond": 400000}}]}]}
             """, run: run, directory: directory)
@@ -206,4 +207,5 @@ import FoundationNetworking
         #expect(try #require(exchange.duration) >= 0.5, "200,000 B at 400,000 B/s takes half a second")
         #expect(exchange.request.body?.data == body.prefix(NetTap.shared.configuration.bodyCaptureLimit))
     }
+}
 }

@@ -39,7 +39,7 @@ import Testing
         (["prune", "--max-size", "big"], "option '--max-size': \"big\" is not a size"),
         (["prune", "--max-count", "-3"], "option '--max-count' must not be negative, not -3"),
         (["fetch", "--no-store", "--store", "x.sqlite", "http://127.0.0.1:9/"], "use either --store or --no-store, not both"),
-        (["fetch", "--via", "proxy", "http://127.0.0.1:9/"], "--via must be 'session' or 'protocol', not 'proxy'"),
+        (["fetch", "--via", "proxy", "http://127.0.0.1:9/"], "--via must be 'session', 'protocol' or 'shared', not 'proxy'"),
     ]
 
     @Test(arguments: cases.indices)

@@ -117,7 +117,8 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         // Recording needs an exchange; NetTapSession's own recorder provides it for its tasks.
         if capturing || (!targets.isEmpty && sessionRecorder == nil) {
             recorder = ExchangeRecorder(
-                tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: Self.bodySource(of: request, kind: kind))
+                tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: Self.bodySource(of: request, kind: kind),
+                startedAt: startedAt)
         }
         for target in [recorder, sessionRecorder].compactMap({ $0 }) {
             notes.forEach(target.addModification)

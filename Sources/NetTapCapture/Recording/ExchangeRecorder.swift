@@ -40,12 +40,12 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     init(
         tap: NetTap, request: URLRequest, path: CapturePath, kind: TaskKind, requestBody: RequestBodySource,
-        endsInCompletionHandler: Bool = false
+        endsInCompletionHandler: Bool = false, startedAt: Date = Date()
     ) {
         self.tap = tap
         self.endsInCompletionHandler = endsInCompletionHandler
         let configuration = tap.configuration
-        self.startedAt = Date()
+        self.startedAt = startedAt
         self.sessionID = configuration.sessionID
         self.bodyCap = configuration.bodyCaptureLimit
         self.redaction = configuration.redaction
