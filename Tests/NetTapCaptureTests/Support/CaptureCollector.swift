@@ -30,7 +30,7 @@ final class CaptureCollector: CaptureSink, @unchecked Sendable {
     }
 
     /// The exchanges captured for `run`, waiting (bounded) until at least `count` have arrived.
-    func exchanges(run: String, count: Int = 1, timeout: TimeInterval = 10) async -> [Exchange] {
+    func exchanges(run: String, count: Int = 1, timeout: TimeInterval = 60) async -> [Exchange] {
         let condition = condition
         return await withCheckedContinuation { continuation in
             Thread {

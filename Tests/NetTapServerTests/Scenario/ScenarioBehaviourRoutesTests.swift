@@ -76,7 +76,7 @@ import Testing
         let session = TestSessions.plain()
         let url = scenario.url("/delay/600000")
         let pending = Task { try await session.exchange(url) }
-        #expect(await scenario.waitForRequests(count: 1, timeout: 10))
+        #expect(await scenario.waitForRequests(count: 1, timeout: 60))
         #expect(scenario.stop(), "the ten-minute delay did not hold up stop()")
         let outcome = try await withTimeout(seconds: 30, "the delayed request") { await pending.result }
         #expect(throws: URLError.self) { try outcome.get() }
