@@ -63,6 +63,8 @@ import FoundationNetworking
         .init(name: "cancelled mid-body by the delegate", path: "/slow-body/400000?chunk=4096&interval_ms=5", api: .delegate,
               delegateOptions: .init(cancelAfterBytes: 16_384), bodyLengthDependsOnTiming: true, expectedErrorCode: NSURLErrorCancelled),
         .init(name: "repeated Set-Cookie headers", path: "/headers"),
+        .init(name: "header value with a line break", path: "/echo", headers: ["X-Odd": "a\r\nX-Injected: 1"]),
+        .init(name: "odd but valid URL", path: "/echo?q=caf%C3%A9%20au%20lait&empty=&flag&plus=a+b"),
         .init(name: "cookies kept between requests", path: "/cookies", before: "/cookies/set?flavour=oat"),
         .init(name: "HTTPS GET", path: "/bytes/65536?seed=12", server: .https, expectedStatus: 200),
         .init(name: "HTTPS POST completion", path: "/echo", method: "POST", body: .data(post), api: .completion, server: .https),
