@@ -286,24 +286,6 @@ private final class ForwardingSession: NSObject, URLSessionDataDelegate, @unchec
     }
 }
 
-extension TimingMetrics {
-    init(_ metrics: URLSessionTaskMetrics) {
-        let last = metrics.transactionMetrics.last
-        self.init(
-            fetchStart: last?.fetchStartDate ?? metrics.taskInterval.start,
-            domainLookupStart: last?.domainLookupStartDate, domainLookupEnd: last?.domainLookupEndDate,
-            connectStart: last?.connectStartDate, connectEnd: last?.connectEndDate,
-            secureConnectionStart: last?.secureConnectionStartDate, secureConnectionEnd: last?.secureConnectionEndDate,
-            requestStart: last?.requestStartDate, requestEnd: last?.requestEndDate,
-            responseStart: last?.responseStartDate, responseEnd: last?.responseEndDate ?? metrics.taskInterval.end,
-            remoteAddress: last?.remoteAddress, remotePort: last?.remotePort,
-            isReusedConnection: last?.isReusedConnection, networkProtocol: last?.networkProtocolName,
-            bytesSent: last.map { $0.countOfRequestBodyBytesSent }, bytesReceived: last.map { $0.countOfResponseBodyBytesReceived })
-    }
-}
-#endif
-
-#if canImport(Darwin)
 extension ProxyTarget {
     /// The session proxy settings for this target, for both http and https requests (the string
     /// keys are those of CFNetwork's kCFNetworkProxiesHTTP* and HTTPS* constants, which iOS does

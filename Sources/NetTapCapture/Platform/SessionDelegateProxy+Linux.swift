@@ -124,22 +124,6 @@ extension SessionDelegateProxy: URLSessionDataDelegate, URLSessionDownloadDelega
     }
 }
 
-extension TimingMetrics {
-    /// The last transaction's metrics (corelibs 6.3 never delivers them; kept for later toolchains).
-    init(_ metrics: URLSessionTaskMetrics) {
-        let last = metrics.transactionMetrics.last
-        self.init(
-            fetchStart: last?.fetchStartDate ?? metrics.taskInterval.start,
-            domainLookupStart: last?.domainLookupStartDate, domainLookupEnd: last?.domainLookupEndDate,
-            connectStart: last?.connectStartDate, connectEnd: last?.connectEndDate,
-            secureConnectionStart: last?.secureConnectionStartDate, secureConnectionEnd: last?.secureConnectionEndDate,
-            requestStart: last?.requestStartDate, requestEnd: last?.requestEndDate,
-            responseStart: last?.responseStartDate, responseEnd: last?.responseEndDate ?? metrics.taskInterval.end,
-            remoteAddress: last?.remoteAddress, remotePort: last?.remotePort.flatMap { Int($0) },
-            isReusedConnection: last?.isReusedConnection, networkProtocol: last?.networkProtocolName,
-            bytesSent: last.map { $0.countOfRequestBodyBytesSent }, bytesReceived: last.map { $0.countOfResponseBodyBytesReceived })
-    }
-}
 
 /// Tees a request body stream so that NetTap keeps its first bytes while URLSession reads it.
 /// corelibs reads body streams through `open`, `hasBytesAvailable`, `read` and `close` only

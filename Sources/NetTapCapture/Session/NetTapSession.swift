@@ -50,15 +50,7 @@ public final class NetTapSession: @unchecked Sendable {
             // A completion-handler task, so that NetTap knows the task (redirect hops, rule notes).
             return try await run(recorder: recorder) { handler in tracked(session.dataTask(with: marked, completionHandler: handler), recorder) }
         }
-        do {
-            let (data, response) = try await session.data(for: marked, delegate: delegate)
-            recorder.didLoad(wholeBody: data)
-            end(recorder, response: response, error: nil)
-            return (data, response)
-        } catch {
-            end(recorder, response: nil, error: error)
-            throw error
-        }
+        return try await recording(recorder) { try await session.data(for: marked, delegate: delegate) }
     }
 
     public func data(from url: URL, delegate: URLSessionTaskDelegate? = nil) async throws -> (Data, URLResponse) {
@@ -78,15 +70,7 @@ public final class NetTapSession: @unchecked Sendable {
                 return task
             }
         }
-        do {
-            let (data, response) = try await session.upload(for: marked, from: bodyData, delegate: delegate)
-            recorder.didLoad(wholeBody: data)
-            end(recorder, response: response, error: nil)
-            return (data, response)
-        } catch {
-            end(recorder, response: nil, error: error)
-            throw error
-        }
+        return try await recording(recorder) { try await session.upload(for: marked, from: bodyData, delegate: delegate) }
     }
 
     public func upload(
@@ -95,15 +79,7 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL)) else {
             return try await session.upload(for: request, fromFile: fileURL, delegate: delegate)
         }
-        do {
-            let (data, response) = try await session.upload(for: marked, fromFile: fileURL, delegate: delegate)
-            recorder.didLoad(wholeBody: data)
-            end(recorder, response: response, error: nil)
-            return (data, response)
-        } catch {
-            end(recorder, response: nil, error: error)
-            throw error
-        }
+        return try await recording(recorder) { try await session.upload(for: marked, fromFile: fileURL, delegate: delegate) }
     }
 
     public func download(for request: URLRequest, delegate: URLSessionTaskDelegate? = nil) async throws -> (URL, URLResponse) {
@@ -123,6 +99,21 @@ public final class NetTapSession: @unchecked Sendable {
 
     public func download(from url: URL, delegate: URLSessionTaskDelegate? = nil) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url), delegate: delegate)
+    }
+
+    /// Runs one of URLSession's own async calls and records its outcome.
+    private func recording(
+        _ recorder: ExchangeRecorder, _ call: () async throws -> (Data, URLResponse)
+    ) async throws -> (Data, URLResponse) {
+        do {
+            let (data, response) = try await call()
+            recorder.didLoad(wholeBody: data)
+            end(recorder, response: response, error: nil)
+            return (data, response)
+        } catch {
+            end(recorder, response: nil, error: error)
+            throw error
+        }
     }
 
     /// Runs a completion-handler task as an async call, with cancellation, the way URLSession's
