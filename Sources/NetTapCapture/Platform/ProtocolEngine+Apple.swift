@@ -38,7 +38,7 @@ final class ProtocolEngine: @unchecked Sendable {
     func start() {
         clientRunLoop = CFRunLoopGetCurrent()
         if let mode = RunLoop.current.currentMode {
-            clientModes = [CFRunLoopMode(mode.rawValue as CFString)]
+            clientModes = [CFRunLoopMode(rawValue: mode.rawValue as CFString)]
         }
         var request = owner.request
         // Apple moves httpBody into httpBodyStream before a URLProtocol sees it (fact 8): read it once.
@@ -54,7 +54,8 @@ final class ProtocolEngine: @unchecked Sendable {
         let runtime = RulesRuntime.shared
         decision = runtime.decide(request)
         var targets = decision.recordTargets.map(\.harFile)
-        let sessionRecorder = (owner.task?.delegate as? SessionDelegateProxy)?.recorder(for: owner.task!)
+        var sessionRecorder: ExchangeRecorder?
+        if let task = owner.task { sessionRecorder = (task.delegate as? SessionDelegateProxy)?.recorder(for: task) }
         let capturing = captures && sessionRecorder == nil && (!runtime.isActive || NetTap.shared.shouldCapture(request))
         let answer = decision.isEmpty ? nil : RuleAnswer.make(for: decision, request: request, runtime: runtime, recordTargets: &targets)
         let recorder = (capturing || (!targets.isEmpty && sessionRecorder == nil))
@@ -79,7 +80,7 @@ final class ProtocolEngine: @unchecked Sendable {
                 case .failure(let error):
                     recorder?.finish(error: error)
                 }
-                onClientThread { [owner] in
+                onClientThread { [self] in
                     guard let client = owner.client else { return }
                     answer.answer.deliver(to: client, from: owner)
                 }
@@ -134,7 +135,7 @@ final class ProtocolEngine: @unchecked Sendable {
         recorder?.finish(response: response)
         // The loading system re-issues the redirected request through a new protocol instance,
         // asking the app's delegate first, exactly as without NetTap.
-        onClientThread { [owner] in
+        onClientThread { [self] in
             owner.client?.urlProtocol(owner, wasRedirectedTo: unmarked as URLRequest, redirectResponse: response)
         }
     }
@@ -142,7 +143,7 @@ final class ProtocolEngine: @unchecked Sendable {
     func didReceive(_ challenge: URLAuthenticationChallenge, completion: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         let sender = ChallengeRelay(completion: completion)
         let relayed = URLAuthenticationChallenge(authenticationChallenge: challenge, sender: sender)
-        onClientThread { [owner] in owner.client?.urlProtocol(owner, didReceive: relayed) }
+        onClientThread { [self] in owner.client?.urlProtocol(owner, didReceive: relayed) }
     }
 
     func didReceive(_ response: URLResponse) {
@@ -153,12 +154,12 @@ final class ProtocolEngine: @unchecked Sendable {
             seen = HTTPURLResponse(url: url, statusCode: http.statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) ?? http
         }
         lock.withLock { recorder }?.didReceive(response: seen)
-        onClientThread { [owner] in owner.client?.urlProtocol(owner, didReceive: seen, cacheStoragePolicy: .notAllowed) }
+        onClientThread { [self] in owner.client?.urlProtocol(owner, didReceive: seen, cacheStoragePolicy: .notAllowed) }
     }
 
     func didReceive(_ data: Data) {
         lock.withLock { recorder }?.didReceive(chunk: data)
-        onClientThread { [owner] in owner.client?.urlProtocol(owner, didLoad: data) }
+        onClientThread { [self] in owner.client?.urlProtocol(owner, didLoad: data) }
     }
 
     func didCollect(_ metrics: URLSessionTaskMetrics) {
@@ -180,7 +181,7 @@ final class ProtocolEngine: @unchecked Sendable {
 
     private func complete(task: URLSessionTask, error: Error?) {
         lock.withLock { recorder }?.finish(response: task.response, error: error, bytesSent: task.countOfBytesSent)
-        onClientThread { [owner] in
+        onClientThread { [self] in
             if let error {
                 owner.client?.urlProtocol(owner, didFailWithError: error)
             } else {
@@ -255,7 +256,7 @@ private final class ForwardingSession: NSObject, URLSessionDataDelegate, @unchec
         engines.withLock { $0[task.taskIdentifier] }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         engine(task)?.didRedirect(response, to: request)
         completionHandler(nil)
         task.cancel()
@@ -267,7 +268,7 @@ private final class ForwardingSession: NSObject, URLSessionDataDelegate, @unchec
         engine.didReceive(challenge, completion: completionHandler)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         engine(dataTask)?.didReceive(response)
         completionHandler(.allow)
     }

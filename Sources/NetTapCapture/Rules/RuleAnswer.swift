@@ -6,8 +6,9 @@ import NetTapRules
 import FoundationNetworking
 #endif
 
-/// How a request is answered without the network when a rule ends it.
-enum RuleAnswer {
+/// How a request is answered without the network when a rule ends it. `@unchecked Sendable`: the
+/// response and error it holds are not mutated after it is made.
+enum RuleAnswer: @unchecked Sendable {
     case response(HTTPURLResponse, Data)
     case failure(Error)
 
