@@ -75,7 +75,7 @@ final class LoopbackTarget: @unchecked Sendable {
             process.terminate()
             throw BenchError("nginx did not start listening on 127.0.0.1:\(port); see \(directory.path)/error.log")
         }
-        let url = URL(string: "http://127.0.0.1:\(port)/payload")!
+        guard let url = URL(string: "http://127.0.0.1:\(port)/payload") else { throw BenchError("bad loopback URL") }
         return LoopbackTarget(url: url, description: "nginx") {
             process.terminate()
             process.waitUntilExit()

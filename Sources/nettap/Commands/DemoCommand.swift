@@ -62,29 +62,29 @@ struct DemoCommand: Command {
 
         // 1. The app's own calls, through NetTapSession, labelled by screen.
         NetTap.shared.setLabel("Catalog", forKey: "screen")
-        _ = try? await session.data(from: URL(string: base + "/api/products")!)
-        _ = try? await session.data(from: URL(string: base + "/api/products/9")!)
+        _ = try? await session.data(from: try endpoint(base, "/api/products"))
+        _ = try? await session.data(from: try endpoint(base, "/api/products/9"))
         NetTap.shared.setLabel("Login", forKey: "screen")
-        var login = URLRequest(url: URL(string: base + "/api/login")!)
+        var login = URLRequest(url: try endpoint(base, "/api/login"))
         login.httpMethod = "POST"
         login.setValue("application/json", forHTTPHeaderField: "Content-Type")
         login.httpBody = Data(#"{"user":"ada","password":"lovelace"}"#.utf8)
         _ = try? await session.data(for: login)
         NetTap.shared.setLabel("Checkout", forKey: "screen")
-        var order = URLRequest(url: URL(string: base + "/api/orders")!)
+        var order = URLRequest(url: try endpoint(base, "/api/orders"))
         order.httpMethod = "POST"
         order.setValue("application/json", forHTTPHeaderField: "Content-Type")
         order.httpBodyStream = InputStream(data: Data(#"{"items":[{"id":1,"quantity":2}],"note":"gift wrap"}"#.utf8))
         _ = try? await session.data(for: order)
-        _ = try? await session.data(from: URL(string: base + "/api/legacy/cart")!)
-        var slow = URLRequest(url: URL(string: base + "/api/slow")!)
+        _ = try? await session.data(from: try endpoint(base, "/api/legacy/cart"))
+        var slow = URLRequest(url: try endpoint(base, "/api/slow"))
         slow.timeoutInterval = 1  // corelibs truncates timeouts to whole seconds (docs/linux-foundation-notes.md)
         _ = try? await session.data(for: slow)
 
         // 2. A third-party SDK's calls on its own URLSession, seen by the URLProtocol interceptor.
         NetTap.shared.setLabel("Reports", forKey: "screen")
-        _ = try? await thirdParty.data(from: URL(string: base + "/api/reports")!)
-        _ = try? await thirdParty.data(from: URL(string: base + "/api/products/2")!)
+        _ = try? await thirdParty.data(from: try endpoint(base, "/api/reports"))
+        _ = try? await thirdParty.data(from: try endpoint(base, "/api/products/2"))
 
         // 3. Rules: record a call, then mock, rewrite, throttle and replay.
         NetTap.shared.setLabel("Rules", forKey: "screen")
@@ -92,7 +92,7 @@ struct DemoCommand: Command {
         try install(#"""
             {"version": 1, "rules": [{"name": "record stock", "match": {"path": "/api/stock"}, "actions": [{"record": {"har": "\#(fixture.path)"}}]}]}
             """#, in: workspace)
-        _ = try? await session.data(from: URL(string: base + "/api/stock")!)
+        _ = try? await session.data(from: try endpoint(base, "/api/stock"))
         await NetTap.shared.drain()
         try install(#"""
             {"version": 1, "rules": [
@@ -107,10 +107,10 @@ struct DemoCommand: Command {
             ]}
             """#, in: workspace)
         defer { NetTap.shared.rules.clear() }
-        _ = try? await session.data(from: URL(string: base + "/api/recommendations")!)
-        _ = try? await session.data(from: URL(string: "http://api.staging.invalid/api/cart")!)
-        _ = try? await thirdParty.data(from: URL(string: base + "/images/hero.jpg")!)
-        _ = try? await thirdParty.data(from: URL(string: base + "/api/stock")!)
+        _ = try? await session.data(from: try endpoint(base, "/api/recommendations"))
+        _ = try? await session.data(from: try endpoint("http://api.staging.invalid", "/api/cart"))
+        _ = try? await thirdParty.data(from: try endpoint(base, "/images/hero.jpg"))
+        _ = try? await thirdParty.data(from: try endpoint(base, "/api/stock"))
 
         NetTap.shared.setLabel(nil, forKey: "screen")
         await NetTap.shared.drain()
@@ -129,6 +129,11 @@ struct DemoCommand: Command {
             }
         }
         return 0
+    }
+
+    private func endpoint(_ base: String, _ path: String) throws -> URL {
+        guard let url = URL(string: base + path) else { throw CLIError.failure("bad sample URL \(base + path)") }
+        return url
     }
 
     private func install(_ json: String, in directory: URL) throws {
