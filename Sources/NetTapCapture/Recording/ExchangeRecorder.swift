@@ -72,14 +72,6 @@ final class ExchangeRecorder: @unchecked Sendable {
         return .none
     }
 
-    func updateRequest(_ request: URLRequest) {
-        lock.withLock { self.request = request }
-    }
-
-    func setRequestBody(_ body: RequestBodySource) {
-        lock.withLock { requestBody = body }
-    }
-
     func didReceive(response: URLResponse) {
         lock.withLock {
             self.response = response
@@ -126,15 +118,6 @@ final class ExchangeRecorder: @unchecked Sendable {
     func addRecordTargets(_ targets: [URL]) {
         guard !targets.isEmpty else { return }
         lock.withLock { recordTargets.append(contentsOf: targets) }
-    }
-
-    /// The size of the whole body handed over at once, if any.
-    var wholeBodySize: Int? {
-        lock.withLock { wholeBody?.count }
-    }
-
-    var hasResponseBody: Bool {
-        lock.withLock { wholeBody != nil || accumulator != nil }
     }
 
     /// Ends the exchange and hands it to the hub. Only the first call counts.
