@@ -249,7 +249,9 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             let reason = isDownload
                 ? "URLSession wrote this download to a file that it hands to the app"
                 : "URLSession delivered this body straight to the session delegate"
-            let received = task.map { $0.countOfBytesReceived > 0 ? $0.countOfBytesReceived : nil } ?? nil
+            // The size, where known: bytes counted by URLSession, else the declared Content-Length.
+            let counted = max(task?.countOfBytesReceived ?? 0, Int64(declaredBytes))
+            let received: Int64? = counted > 0 ? counted : nil
             recorder?.finish(response: task?.response, unavailableResponseBody: (received, reason), bytesSent: task?.countOfBytesSent)
         }
         // Delegate tasks get their bytes straight from corelibs; their end is held until the
