@@ -37,12 +37,15 @@ public final class ActiveRules: Sendable {
         }
     }
 
-    /// Evaluates `request` against the rules in force, numbering it for throttle failure draws.
+    /// Evaluates `request` against the rules in force. Requests that a throttle with a failure
+    /// probability matches are numbered in order for its failure draws; other requests take no number.
     public func evaluate(_ request: RuleRequest) -> RuleDecision {
-        let (rules, ordinal) = state.withLock { state -> (RuleSet, UInt64) in
-            defer { state.nextOrdinal &+= 1 }
-            return (state.rules, state.nextOrdinal)
+        let rules = current
+        return rules.evaluate(request) {
+            state.withLock { state in
+                defer { state.nextOrdinal &+= 1 }
+                return state.nextOrdinal
+            }
         }
-        return rules.evaluate(request, ordinal: ordinal)
     }
 }

@@ -46,6 +46,12 @@ public struct RuleSet: Sendable, CustomStringConvertible {
     /// the same decision. `ordinal` numbers requests for the throttle failure draw
     /// (`ActiveRules.evaluate` supplies it).
     public func evaluate(_ request: RuleRequest, ordinal: UInt64 = 0) -> RuleDecision {
+        evaluate(request, nextOrdinal: { ordinal })
+    }
+
+    /// Decides what happens to `request`, taking an ordinal from `nextOrdinal` only when a matching
+    /// throttle draws for failure, so that traffic no throttle rule covers never shifts the draws.
+    func evaluate(_ request: RuleRequest, nextOrdinal: () -> UInt64) -> RuleDecision {
         guard !rules.isEmpty else { return RuleDecision() }
         let candidates = index.candidates(for: request)
         // The common case, no rule matches, allocates nothing (unless rules for this host must be merged in).
@@ -54,7 +60,7 @@ public struct RuleSet: Sendable, CustomStringConvertible {
             position += 1
         }
         guard position < candidates.count else { return RuleDecision() }
-        return decide(request, candidates: candidates[position...], ordinal: ordinal)
+        return decide(request, candidates: candidates[position...], nextOrdinal: nextOrdinal)
     }
 
     @inline(__always)
@@ -63,7 +69,7 @@ public struct RuleSet: Sendable, CustomStringConvertible {
     }
 
     /// Builds the decision from the first matching candidate on.
-    private func decide(_ request: RuleRequest, candidates: ArraySlice<Int>, ordinal: UInt64) -> RuleDecision {
+    private func decide(_ request: RuleRequest, candidates: ArraySlice<Int>, nextOrdinal: () -> UInt64) -> RuleDecision {
         var decision = RuleDecision.Parts()
         var currentURL = request.url
         for ruleIndex in candidates where matches(ruleIndex, request) {
@@ -78,7 +84,9 @@ public struct RuleSet: Sendable, CustomStringConvertible {
                 break
             }
         }
-        if let throttle = decision.throttle, let failure = throttle.failure(ordinal: ordinal, defaultSeed: seed) {
+        if let throttle = decision.throttle, (throttle.failureProbability ?? 0) > 0,
+            let failure = throttle.failure(ordinal: nextOrdinal(), defaultSeed: seed)
+        {
             decision.throttleFailure = failure
             let rule = decision.modifications.last { $0.action == "throttle" }?.rule ?? "throttle"
             decision.modifications.append(
