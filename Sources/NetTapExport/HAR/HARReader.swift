@@ -14,11 +14,9 @@ import NetTapCore
 /// // All or nothing, in memory:
 /// let exchanges = try HARReader().decode(contentsOf: url)
 ///
-/// // Streaming into a store inside one transaction: a throw means nothing may be kept.
-/// try store.transaction {
-///     try HARReader(options: .init(sessionID: "import-1")).read(contentsOf: url) { exchange in
-///         try store.insert(exchange)
-///     }
+/// // Streaming, one entry at a time (an error thrown by `each` stops the read and passes through):
+/// try HARReader(options: .init(sessionID: "import-1")).read(contentsOf: url) { exchange in
+///     print(exchange.request.url)
 /// }
 /// ```
 public struct HARReader: Sendable {
