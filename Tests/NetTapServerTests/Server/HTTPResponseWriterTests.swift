@@ -154,8 +154,10 @@ import Testing
 
     @Test func respondingTwiceIsRefused() throws {
         let second = Protected<HTTPServerError?>(nil)
+        let attempted = Signal()
         let fixture = try ServerFixture { _, response in
             try response.respond(.text("one\n"))
+            defer { attempted.raise() }
             do {
                 try response.respond(.text("two\n"))
             } catch let error as HTTPServerError {
@@ -165,6 +167,8 @@ import Testing
         let connection = try RawHTTPConnection(port: fixture.port)
         try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(String(decoding: try connection.readResponse().body, as: UTF8.self) == "one\n")
+        // The client can read the first response before the handler has tried the second one.
+        #expect(attempted.wait(seconds: 30), "the handler never tried to respond a second time")
         #expect(second.current == .responseState("respond after the response had started"))
     }
 
