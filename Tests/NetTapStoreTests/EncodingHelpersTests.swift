@@ -75,19 +75,4 @@ struct EncodingHelpersTests {
         let decoded = try JSONDecoder().decode([HTTPHeaderField].self, from: Data(ExchangeRecord.json(headers).utf8))
         #expect(HTTPHeaders(decoded) == headers)
     }
-
-    @Test("the pending buffer keeps the newest `limit` items in order and counts what it pushed out")
-    func pendingBuffer() {
-        let exchanges = (0 ..< 10).map { ExchangeFixtures.simple($0) }
-        var buffer = PendingExchanges(limit: 4)
-        let dropped = exchanges.map { buffer.append($0) }.filter { $0 }.count
-        #expect(dropped == 6)
-        let drained = buffer.drain()
-        #expect(drained.map(\.id) == exchanges.suffix(4).map(\.id))
-        #expect(buffer.count == 0)
-        let droppedAfterDrain = buffer.append(exchanges[0])
-        #expect(!droppedAfterDrain)
-        let again = buffer.drain()
-        #expect(again.map(\.id) == [exchanges[0].id])
-    }
 }

@@ -7,10 +7,16 @@ import NetTapCore
 ///
 /// The request path only appends to a bounded backlog under a short lock; building the exchange,
 /// converting headers, capping bodies and redacting all happen here.
+///
+/// The hub wakes up at most once per `coalescingDelay` and then processes everything that arrived
+/// meanwhile, handing each sink one batch. Waking a queue costs a thread switch; once per exchange,
+/// that was a large share of what capture cost a busy app (BENCHMARKS.md). A live inspector sees an
+/// exchange at most that much later; `drain()` processes at once.
 final class CaptureHub: @unchecked Sendable {
+    static let coalescingDelay: DispatchTimeInterval = .milliseconds(25)
+
     private let queue = DispatchQueue(label: "NetTap.hub", qos: .utility)
-    private let limit: Int
-    private let backlog = Protected(Backlog())
+    private let backlog: Protected<Backlog>
     private let sinks = Protected<[SinkQueue]>([])
     private let wantsStarts = Protected(false)
 
@@ -20,14 +26,13 @@ final class CaptureHub: @unchecked Sendable {
     }
 
     private struct Backlog {
-        var items: [Item] = []
-        var head = 0
-        var isDraining = false
+        var items: DropOldestBuffer<Item>
+        var isScheduled = false
         var dropped = 0
     }
 
     init(pendingLimit: Int) {
-        self.limit = max(1, pendingLimit)
+        backlog = Protected(Backlog(items: DropOldestBuffer(limit: pendingLimit)))
     }
 
     func add(_ sink: CaptureSink) {
@@ -63,47 +68,45 @@ final class CaptureHub: @unchecked Sendable {
 
     private func append(_ item: Item) {
         let mustSchedule = backlog.withLock { backlog -> Bool in
-            if backlog.items.count - backlog.head >= limit {
-                backlog.head += 1  // drop the oldest without shifting the array
-                backlog.dropped += 1
-            }
-            backlog.items.append(item)
-            if backlog.isDraining { return false }
-            backlog.isDraining = true
+            if backlog.items.append(item) { backlog.dropped += 1 }
+            if backlog.isScheduled { return false }
+            backlog.isScheduled = true
             return true
         }
         if mustSchedule {
-            queue.async { self.process() }
+            queue.asyncAfter(deadline: .now() + Self.coalescingDelay) { self.process() }
         }
     }
 
+    /// On the hub queue: processes everything waiting, until the backlog is empty.
     private func process() {
         while true {
-            let items: ArraySlice<Item> = backlog.withLock { backlog in
-                let taken = backlog.items[backlog.head...]
-                backlog.items = []
-                backlog.head = 0
-                if taken.isEmpty { backlog.isDraining = false }
+            let items = backlog.withLock { backlog -> [Item] in
+                let taken = backlog.items.drain()
+                if taken.isEmpty { backlog.isScheduled = false }
                 return taken
             }
             if items.isEmpty { return }
             let targets = sinks.current
+            // Every event in arrival order, for sinks that want starts; only the finished ones for the rest.
+            var events: [CaptureEvent] = []
+            var finished: [CaptureEvent] = []
+            events.reserveCapacity(items.count)
+            finished.reserveCapacity(items.count)
             for item in items {
                 switch item {
                 case .started(let start, let redaction):
-                    let event = CaptureEvent.started(Redactor(policy: redaction).redact(start))
-                    for target in targets where target.sink.wantsStartEvents {
-                        target.enqueue(event)
-                    }
+                    events.append(.started(Redactor(policy: redaction).redact(start)))
                 case .finished(let capture):
                     if targets.isEmpty, capture.recordTargets.isEmpty { continue }
                     let exchange = capture.makeExchange()
                     RulesRuntime.shared.recorder.append(exchange, to: capture.recordTargets)
-                    let event = CaptureEvent.finished(exchange)
-                    for target in targets {
-                        target.enqueue(event)
-                    }
+                    events.append(.finished(exchange))
+                    finished.append(.finished(exchange))
                 }
+            }
+            for target in targets {
+                target.enqueue(target.sink.wantsStartEvents ? events : finished)
             }
         }
     }
@@ -112,7 +115,8 @@ final class CaptureHub: @unchecked Sendable {
     func drain() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
-                // Runs after the processing pass that was pending when drain() was called.
+                // Process what waits now rather than when the coalescing delay ends.
+                self.process()
                 let targets = self.sinks.current
                 let group = DispatchGroup()
                 for target in targets {

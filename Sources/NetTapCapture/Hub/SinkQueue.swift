@@ -3,38 +3,35 @@ import NetTapCore
 
 /// One sink's own serial queue with a bounded backlog.
 ///
-/// `enqueue` never blocks: when the backlog is full the oldest waiting event is dropped and counted,
-/// so a stalled sink costs only its own events.
+/// `enqueue` never blocks: when the backlog is full the oldest waiting event is dropped, released
+/// and counted, so a stalled sink costs only its own events and never more than its limit in memory.
+/// The hub hands events over a batch at a time, so a busy app wakes each sink's queue once per
+/// batch rather than once per exchange; the sink still takes them one by one.
 final class SinkQueue: @unchecked Sendable {
     let sink: CaptureSink
     private let queue: DispatchQueue
-    private let limit: Int
-    private let lock = Protected(Backlog())
+    private let state: Protected<Backlog>
 
     private struct Backlog {
-        var events: [CaptureEvent] = []
-        var head = 0
+        var events: DropOldestBuffer<CaptureEvent>
         var isDraining = false
         var dropped = 0
-
-        var count: Int { events.count - head }
     }
 
     init(sink: CaptureSink) {
         self.sink = sink
-        self.limit = max(1, sink.pendingLimit)
+        self.state = Protected(Backlog(events: DropOldestBuffer(limit: sink.pendingLimit)))
         self.queue = DispatchQueue(label: "NetTap.sink.\(type(of: sink))")
     }
 
-    var droppedCount: Int { lock.withLock { $0.dropped } }
+    var droppedCount: Int { state.withLock { $0.dropped } }
 
-    func enqueue(_ event: CaptureEvent) {
-        let mustSchedule = lock.withLock { backlog -> Bool in
-            if backlog.count >= limit {
-                backlog.head += 1
+    func enqueue(_ events: [CaptureEvent]) {
+        guard !events.isEmpty else { return }
+        let mustSchedule = state.withLock { backlog -> Bool in
+            for event in events where backlog.events.append(event) {
                 backlog.dropped += 1
             }
-            backlog.events.append(event)
             if backlog.isDraining { return false }
             backlog.isDraining = true
             return true
@@ -44,24 +41,17 @@ final class SinkQueue: @unchecked Sendable {
         }
     }
 
+    /// Delivers one event at a time, so that only `pendingLimit` events ever wait besides the one
+    /// the sink holds.
     private func drainBacklog() {
         while true {
-            let batch: ArraySlice<CaptureEvent>? = lock.withLock { backlog in
-                guard backlog.count > 0 else {
-                    backlog.isDraining = false
-                    backlog.events.removeAll(keepingCapacity: true)
-                    backlog.head = 0
-                    return nil
-                }
-                let taken = backlog.events[backlog.head...]
-                backlog.events = []
-                backlog.head = 0
-                return taken
+            let next = state.withLock { backlog -> CaptureEvent? in
+                let event = backlog.events.removeFirst()
+                if event == nil { backlog.isDraining = false }
+                return event
             }
-            guard let batch else { return }
-            for event in batch {
-                sink.receive(event)
-            }
+            guard let next else { return }
+            sink.receive(next)
         }
     }
 

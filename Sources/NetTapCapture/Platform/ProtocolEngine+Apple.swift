@@ -51,13 +51,13 @@ final class ProtocolEngine: @unchecked Sendable {
         }
         startedAt = Date()
         let kind: TaskKind = owner.task is URLSessionUploadTask ? .upload : owner.task is URLSessionDownloadTask ? .download : .data
-        let runtime = RulesRuntime.shared
-        decision = runtime.decide(request)
+        let rules = RulesRuntime.shared.snapshot
+        decision = rules.decide(request)
         var targets = decision.recordTargets.map(\.harFile)
         var sessionRecorder: ExchangeRecorder?
-        if let task = owner.task { sessionRecorder = (task.delegate as? SessionDelegateProxy)?.recorder(for: task) }
-        let capturing = captures && sessionRecorder == nil && (!runtime.isActive || NetTap.shared.shouldCapture(request))
-        let answer = decision.isEmpty ? nil : RuleAnswer.make(for: decision, request: request, runtime: runtime, recordTargets: &targets)
+        if let task = owner.task { sessionRecorder = SessionDelegateProxy.sessionRecorder(of: task) }
+        let capturing = captures && sessionRecorder == nil && (!rules.isActive || NetTap.shared.shouldCapture(request))
+        let answer = decision.isEmpty ? nil : RuleAnswer.make(for: decision, request: request, rules: rules, recordTargets: &targets)
         let recorder = (capturing || (!targets.isEmpty && sessionRecorder == nil))
             ? ExchangeRecorder(tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: body) : nil
         for target in [recorder, sessionRecorder].compactMap({ $0 }) {

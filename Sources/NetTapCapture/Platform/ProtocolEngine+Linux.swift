@@ -79,23 +79,26 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             return
         }
         let request = task.originalRequest ?? owner.request
-        let runtime = RulesRuntime.shared
-        let decision = runtime.decide(request)
         let kind = Self.kind(of: task)
         isDownload = kind == .download
         // NetTapSession records its own tasks through delegate callbacks; here only the rules apply.
-        let sessionRecorder = (task.delegate as? SessionDelegateProxy)?.recorder(for: task)
-        let capturing = captures && sessionRecorder == nil && (!runtime.isActive || NetTap.shared.shouldCapture(request))
+        let sessionRecorder = SessionDelegateProxy.sessionRecorder(of: task)
+        let upload = sessionRecorder?.upload
+        let rules = RulesRuntime.shared.snapshot
+        // Rules match and re-send an upload's whole body, which the request does not carry.
+        let uploadBytes = rules.isActive && request.httpBody == nil ? upload?.bytes() : nil
+        let decision = rules.decide(request, body: uploadBytes)
+        let capturing = captures && sessionRecorder == nil && (!rules.isActive || NetTap.shared.shouldCapture(request))
         var targets = decision.recordTargets.map(\.harFile)
         var notes = decision.modifications
         throttle = decision.throttle
-        let uploadSize = request.httpBody?.count ?? SessionUploads.body(for: task)?.count ?? 0
+        let uploadSize = request.httpBody?.count ?? upload?.size ?? 0
         if let rate = throttle?.uploadBytesPerSecond, rate > 0 { uploadDelay = Double(uploadSize) / Double(rate) }
 
         var answer: (answer: RuleAnswer, delay: TimeInterval)?
         var forwarded: URLRequest?
         if !decision.isEmpty {
-            if let made = RuleAnswer.make(for: decision, request: request, runtime: runtime, recordTargets: &targets) {
+            if let made = RuleAnswer.make(for: decision, request: request, body: uploadBytes, rules: rules, recordTargets: &targets) {
                 if isDownload {
                     notes.append(Self.skipped("a download task on Linux can only be throttled: its file is URLSession's own"))
                 } else {
@@ -104,11 +107,11 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             } else if decision.changesRequest || !decision.responseHeaderEdits.isEmpty {
                 if isDownload {
                     notes.append(Self.skipped("a download task on Linux can only be throttled: its file is URLSession's own"))
-                } else if kind == .upload, SessionUploads.body(for: task) == nil, request.httpBody == nil {
+                } else if kind == .upload, upload == nil, request.httpBody == nil {
                     notes.append(Self.skipped("an upload task's body is hidden from URLProtocol on Linux; use NetTapSession"))
                 } else {
                     var rewritten = decision.rewrite(request)
-                    if rewritten.httpBody == nil, rewritten.httpBodyStream == nil { rewritten.httpBody = SessionUploads.body(for: task) }
+                    if rewritten.httpBody == nil, rewritten.httpBodyStream == nil { rewritten.httpBody = uploadBytes }
                     forwarded = rewritten
                 }
             }

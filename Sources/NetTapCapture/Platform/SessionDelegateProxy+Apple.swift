@@ -6,6 +6,9 @@ import Foundation
 import NetTapCore
 
 extension SessionDelegateProxy {
+    /// Apple platforms keep URLProtocol properties, so a task's recorder can be found from its request.
+    static let marksRequests = true
+
     /// Marks the request as NetTap's (so the URLProtocol path skips it) and names its recorder.
     static func marked(_ request: URLRequest, recorderKey: String) -> URLRequest {
         guard let mutable = (request as NSURLRequest).mutableCopy() as? NSMutableURLRequest else { return request }

@@ -11,6 +11,8 @@ extension SessionDelegateProxy {
     /// On Linux the request goes out untouched: corelibs drops URLProtocol properties when an
     /// NSMutableURLRequest becomes a URLRequest, and that round trip would also lose whether the
     /// app set `timeoutInterval` (docs/linux-foundation-notes.md). Tasks are known by identity instead.
+    static let marksRequests = false
+
     static func marked(_ request: URLRequest, recorderKey: String) -> URLRequest {
         request
     }

@@ -20,12 +20,14 @@ final class ExchangeRecorder: @unchecked Sendable {
     /// Set for tasks created with a completion handler or an async call: they end there, not in
     /// the delegate's didComplete, because only the handler knows the whole body.
     let endsInCompletionHandler: Bool
+    /// An upload task's whole body, for rules that send it again (NetTapSession's uploads).
+    let upload: UploadBody?
     private let redaction: RedactionPolicy
     private let path: CapturePath
     private let kind: TaskKind
 
     private let lock = NSLock()
-    private var request: URLRequest
+    let request: URLRequest
     private var requestBody: RequestBodySource
     private var response: URLResponse?
     private var responseStartedAt: Date?
@@ -40,9 +42,10 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     init(
         tap: NetTap, request: URLRequest, path: CapturePath, kind: TaskKind, requestBody: RequestBodySource,
-        endsInCompletionHandler: Bool = false, startedAt: Date = Date()
+        endsInCompletionHandler: Bool = false, upload: UploadBody? = nil, startedAt: Date = Date()
     ) {
         self.tap = tap
+        self.upload = upload
         self.endsInCompletionHandler = endsInCompletionHandler
         let configuration = tap.configuration
         self.startedAt = startedAt

@@ -147,6 +147,8 @@ struct RawCapture: @unchecked Sendable {
 extension HTTPHeaders {
     /// Header fields from `HTTPURLResponse.allHeaderFields`, sorted by name (the dictionary has no order).
     static func fromFoundation(_ fields: [AnyHashable: Any]) -> HTTPHeaders {
+        // Both platforms keep string pairs underneath; one whole-dictionary cast is the cheap path.
+        if let strings = fields as? [String: String] { return HTTPHeaders(strings) }
         var dictionary: [String: String] = [:]
         for (key, value) in fields {
             guard let name = key as? String else { continue }

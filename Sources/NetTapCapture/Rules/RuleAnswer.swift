@@ -13,9 +13,10 @@ enum RuleAnswer: @unchecked Sendable {
     case failure(Error)
 
     /// The answer the decision calls for, or nil when the request goes to the network.
+    /// `body` is the request's body when the request itself does not carry it (an upload task's).
     /// `recordTargets` receives the replay file when a `recordMissing` replay misses.
     static func make(
-        for decision: RuleDecision, request: URLRequest, runtime: RulesRuntime, recordTargets: inout [URL]
+        for decision: RuleDecision, request: URLRequest, body: Data? = nil, rules: RulesInForce, recordTargets: inout [URL]
     ) -> (answer: RuleAnswer, delay: TimeInterval)? {
         guard let url = request.url else { return nil }
         if let failure = decision.throttleFailure {
@@ -38,8 +39,11 @@ enum RuleAnswer: @unchecked Sendable {
                 ruled = response
             }
         case .replay(let source):
-            guard let engine = runtime.engine(for: source) else { return nil }
-            switch engine.lookup(CapturedRequest(request)) {
+            guard let engine = rules.engine(for: source) else {
+                // Cannot happen: rules and their engines are installed together (RulesInForce).
+                return (.failure(urlError(-1, url: url, message: "NetTap replay: no fixtures are loaded for \(source.harFile.path)")), 0)
+            }
+            switch engine.lookup(CapturedRequest(request, body: body)) {
             case .hit(let exchange, _):
                 guard let recorded = exchange.response else {
                     let error = exchange.error.map { urlError($0.code, url: url, message: $0.message, domain: $0.domain) }
@@ -97,12 +101,12 @@ enum RuleAnswer: @unchecked Sendable {
 }
 
 extension CapturedRequest {
-    /// The request as rules and replay see it.
-    init(_ request: URLRequest) {
+    /// The request as rules and replay see it; `body` stands in for an upload task's body.
+    init(_ request: URLRequest, body: Data? = nil) {
         self.init(
             method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
             headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
-            body: request.httpBody.map { CapturedBody(data: $0, contentType: request.value(forHTTPHeaderField: "Content-Type")) })
+            body: (body ?? request.httpBody).map { CapturedBody(data: $0, contentType: request.value(forHTTPHeaderField: "Content-Type")) })
     }
 }
 

@@ -41,15 +41,21 @@ public final class NetTapSession: @unchecked Sendable {
     }
 
     // MARK: async
+    //
+    // These run URLSession's own async calls, as a plain session would, so that the app's await
+    // resumes exactly as it would without NetTap (corelibs completes them on its own queue, with no
+    // hop through the delegate queue). One exception, on Linux: while rules are in force, a call
+    // without a task delegate of the app's runs as a completion-handler task, because the rules
+    // engine must find the exchange of the very task it is loading (`tracksAsyncTasks`).
 
     public func data(for request: URLRequest, delegate: URLSessionTaskDelegate? = nil) async throws -> (Data, URLResponse) {
         guard let (marked, recorder) = begin(request, kind: .data) else {
             return try await session.data(for: request, delegate: delegate)
         }
-        if delegate == nil {
-            // A completion-handler task, so that NetTap knows the task (redirect hops, rule notes).
+        if delegate == nil, tracksAsyncTasks {
             return try await run(recorder: recorder) { handler in tracked(session.dataTask(with: marked, completionHandler: handler), recorder) }
         }
+        expectTask(marked, recorder)
         return try await recording(recorder) { try await session.data(for: marked, delegate: delegate) }
     }
 
@@ -60,25 +66,30 @@ public final class NetTapSession: @unchecked Sendable {
     public func upload(
         for request: URLRequest, from bodyData: Data, delegate: URLSessionTaskDelegate? = nil
     ) async throws -> (Data, URLResponse) {
-        guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData)) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData), upload: .data(bodyData)) else {
             return try await session.upload(for: request, from: bodyData, delegate: delegate)
         }
-        if delegate == nil {
+        if delegate == nil, tracksAsyncTasks {
             return try await run(recorder: recorder) { handler in
-                let task = tracked(session.uploadTask(with: marked, from: bodyData, completionHandler: handler), recorder)
-                SessionUploads.remember(bodyData, for: task)
-                return task
+                tracked(session.uploadTask(with: marked, from: bodyData, completionHandler: handler), recorder)
             }
         }
+        expectTask(marked, recorder)
         return try await recording(recorder) { try await session.upload(for: marked, from: bodyData, delegate: delegate) }
     }
 
     public func upload(
         for request: URLRequest, fromFile fileURL: URL, delegate: URLSessionTaskDelegate? = nil
     ) async throws -> (Data, URLResponse) {
-        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL)) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL), upload: .file(fileURL)) else {
             return try await session.upload(for: request, fromFile: fileURL, delegate: delegate)
         }
+        if delegate == nil, tracksAsyncTasks {
+            return try await run(recorder: recorder) { handler in
+                tracked(session.uploadTask(with: marked, fromFile: fileURL, completionHandler: handler), recorder)
+            }
+        }
+        expectTask(marked, recorder)
         return try await recording(recorder) { try await session.upload(for: marked, fromFile: fileURL, delegate: delegate) }
     }
 
@@ -86,6 +97,7 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .download) else {
             return try await session.download(for: request, delegate: delegate)
         }
+        expectTask(marked, recorder)
         do {
             let (location, response) = try await session.download(for: marked, delegate: delegate)
             recordDownload(at: location, response: response, into: recorder)
@@ -99,6 +111,17 @@ public final class NetTapSession: @unchecked Sendable {
 
     public func download(from url: URL, delegate: URLSessionTaskDelegate? = nil) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url), delegate: delegate)
+    }
+
+    /// Whether async calls must run as tasks NetTap creates: on Linux while rules are in force.
+    /// (On Apple platforms the request itself names its exchange; see `SessionDelegateProxy`.)
+    private var tracksAsyncTasks: Bool {
+        !SessionDelegateProxy.marksRequests && RulesRuntime.shared.isActive
+    }
+
+    /// Lets callbacks for a task URLSession creates inside its own async call find the exchange.
+    private func expectTask(_ request: URLRequest, _ recorder: ExchangeRecorder) {
+        if !SessionDelegateProxy.marksRequests { proxy.expectTask(for: request, recorder: recorder) }
     }
 
     /// Runs one of URLSession's own async calls and records its outcome.
@@ -168,23 +191,23 @@ public final class NetTapSession: @unchecked Sendable {
         with request: URLRequest, from bodyData: Data?,
         completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
     ) -> URLSessionUploadTask {
-        guard let (marked, recorder) = begin(request, kind: .upload, body: bodyData.map { RequestBodySource.data($0) }) else {
+        guard let (marked, recorder) = begin(
+            request, kind: .upload, body: bodyData.map { RequestBodySource.data($0) }, upload: bodyData.map { UploadBody.data($0) })
+        else {
             return session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler)
         }
-        let task = tracked(session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
+        return tracked(session.uploadTask(with: marked, from: bodyData) { [proxy] data, response, error in
             if let data { recorder.didLoad(wholeBody: data) }
             proxy.end(recorder, response: response, error: error)
             completionHandler(data, response, error)
         }, recorder)
-        if let bodyData { SessionUploads.remember(bodyData, for: task) }
-        return task
     }
 
     public func uploadTask(
         with request: URLRequest, fromFile fileURL: URL,
         completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
     ) -> URLSessionUploadTask {
-        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL)) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL), upload: .file(fileURL)) else {
             return session.uploadTask(with: request, fromFile: fileURL, completionHandler: completionHandler)
         }
         return tracked(session.uploadTask(with: marked, fromFile: fileURL) { [proxy] data, response, error in
@@ -225,16 +248,14 @@ public final class NetTapSession: @unchecked Sendable {
     }
 
     public func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
-        guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData), endsInHandler: false) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .data(bodyData), upload: .data(bodyData), endsInHandler: false) else {
             return session.uploadTask(with: request, from: bodyData)
         }
-        let task = tracked(session.uploadTask(with: marked, from: bodyData), recorder)
-        SessionUploads.remember(bodyData, for: task)
-        return task
+        return tracked(session.uploadTask(with: marked, from: bodyData), recorder)
     }
 
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
-        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL), endsInHandler: false) else {
+        guard let (marked, recorder) = begin(request, kind: .upload, body: .file(fileURL), upload: .file(fileURL), endsInHandler: false) else {
             return session.uploadTask(with: request, fromFile: fileURL)
         }
         return tracked(session.uploadTask(with: marked, fromFile: fileURL), recorder)
@@ -272,7 +293,8 @@ public final class NetTapSession: @unchecked Sendable {
     /// Starts recording `request` unless capture is off for it; returns the request to send, marked
     /// so that the URLProtocol path skips it and delegate callbacks can find their recorder.
     private func begin(
-        _ request: URLRequest, kind: TaskKind, body: RequestBodySource? = nil, endsInHandler: Bool = true
+        _ request: URLRequest, kind: TaskKind, body: RequestBodySource? = nil, upload: UploadBody? = nil,
+        endsInHandler: Bool = true
     ) -> (URLRequest, ExchangeRecorder)? {
         guard tap.shouldCapture(request) else { return nil }
         var outgoing = request
@@ -290,7 +312,7 @@ public final class NetTapSession: @unchecked Sendable {
         }
         let recorder = ExchangeRecorder(
             tap: tap, request: request, path: .session, kind: kind, requestBody: bodySource,
-            endsInCompletionHandler: endsInHandler)
+            endsInCompletionHandler: endsInHandler, upload: upload)
         return (proxy.track(outgoing, recorder: recorder), recorder)
     }
 

@@ -9,16 +9,28 @@ import FoundationNetworking
 /// tracked task, then forwards the callback to the app's delegate (SessionDelegateProxy+Linux.swift,
 /// SessionDelegateProxy+Apple.swift), so the app sees exactly what a plain session would show it.
 ///
-/// Tasks are found from their `originalRequest`, which carries NetTap's recorder id as a URLProtocol
-/// property: invisible on the wire, and kept by URLSession on every platform.
+/// Tasks are known by identity from the moment NetTapSession creates them. On Apple platforms the
+/// request also carries the recorder's id as a URLProtocol property (invisible on the wire), which
+/// finds tasks URLSession makes itself; corelibs drops such properties, so Linux skips that work.
 final class SessionDelegateProxy: NSObject, @unchecked Sendable {
     static let recorderKey = "NetTap.recorder"
 
     let appDelegate: URLSessionDelegate?
-    private let recorders = Protected<[String: ExchangeRecorder]>([:])
-    /// Delegate-based tasks, by identity: corelibs rebuilds the request it stores in
-    /// `originalRequest`, dropping URLProtocol properties, so those tasks are also known directly.
-    private let tasks = Protected<[ObjectIdentifier: ExchangeRecorder]>([:])
+    private let tracking = Protected(Tracking())
+
+    /// The recorders of exchanges in flight, under one lock.
+    private struct Tracking {
+        /// By recorder id, for requests that carry it as a URLProtocol property (Apple platforms).
+        var byKey: [String: ExchangeRecorder] = [:]
+        /// By task identity: corelibs rebuilds the request it stores in `originalRequest`, dropping
+        /// URLProtocol properties, so tasks NetTapSession created are known directly.
+        var byTask: [ObjectIdentifier: ExchangeRecorder] = [:]
+        /// Which task each recorder belongs to, so that forgetting one is O(1).
+        var taskOfRecorder: [ObjectIdentifier: ObjectIdentifier] = [:]
+        /// Linux: recorders of URLSession's own async calls, whose task NetTap never holds, by
+        /// method and URL until a callback names their task.
+        var unclaimed: [String: [ExchangeRecorder]] = [:]
+    }
 
     init(appDelegate: URLSessionDelegate?) {
         self.appDelegate = appDelegate
@@ -30,32 +42,72 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
 
     /// Marks `request` as NetTap's and remembers its recorder until the exchange ends.
     func track(_ request: URLRequest, recorder: ExchangeRecorder) -> URLRequest {
+        guard Self.marksRequests else { return request }
         let key = recorder.id.uuidString
-        recorders.withLock { $0[key] = recorder }
+        tracking.withLock { $0.byKey[key] = recorder }
         return Self.marked(request, recorderKey: key)
     }
 
     /// Remembers which recorder a task created by NetTapSession belongs to.
     func associate(_ task: URLSessionTask, with recorder: ExchangeRecorder) {
-        tasks.withLock { $0[ObjectIdentifier(task)] = recorder }
+        tracking.withLock {
+            $0.byTask[ObjectIdentifier(task)] = recorder
+            $0.taskOfRecorder[ObjectIdentifier(recorder)] = ObjectIdentifier(task)
+        }
+    }
+
+    /// The recorder of a task that a NetTapSession started, if `task` is one: for the rules engine,
+    /// which must not record such a task a second time.
+    static func sessionRecorder(of task: URLSessionTask) -> ExchangeRecorder? {
+        (task.delegate as? SessionDelegateProxy)?.recorder(for: task)
+    }
+
+    /// Remembers the recorder of one of URLSession's own async calls (Linux), whose task is created
+    /// inside URLSession: the first callback for a task with the same method and URL claims it.
+    /// Requests that are alike in both get recorders that are alike in what callbacks add (hops).
+    func expectTask(for request: URLRequest, recorder: ExchangeRecorder) {
+        let key = Self.claimKey(request)
+        tracking.withLock { $0.unclaimed[key, default: []].append(recorder) }
     }
 
     func recorder(for task: URLSessionTask) -> ExchangeRecorder? {
-        if let recorder = tasks.withLock({ $0[ObjectIdentifier(task)] }) { return recorder }
-        guard let request = task.originalRequest,
-            let key = URLProtocol.property(forKey: Self.recorderKey, in: request) as? String
-        else { return nil }
-        return recorders.withLock { $0[key] }
+        let identity = ObjectIdentifier(task)
+        if let recorder = tracking.withLock({ $0.byTask[identity] }) { return recorder }
+        if Self.marksRequests {
+            guard let request = task.originalRequest,
+                let key = URLProtocol.property(forKey: Self.recorderKey, in: request) as? String
+            else { return nil }
+            return tracking.withLock { $0.byKey[key] }
+        }
+        guard let request = task.originalRequest else { return nil }
+        let key = Self.claimKey(request)
+        return tracking.withLock { tracking -> ExchangeRecorder? in
+            guard var waiting = tracking.unclaimed[key], !waiting.isEmpty else { return nil }
+            let recorder = waiting.removeFirst()
+            tracking.unclaimed[key] = waiting.isEmpty ? nil : waiting
+            tracking.byTask[identity] = recorder
+            tracking.taskOfRecorder[ObjectIdentifier(recorder)] = identity
+            return recorder
+        }
+    }
+
+    private static func claimKey(_ request: URLRequest) -> String {
+        (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
     }
 
     private func forget(_ recorder: ExchangeRecorder) {
-        _ = recorders.withLock { $0.removeValue(forKey: recorder.id.uuidString) }
-        let task = tasks.withLock { tasks -> ObjectIdentifier? in
-            guard let entry = tasks.first(where: { $0.value === recorder }) else { return nil }
-            tasks.removeValue(forKey: entry.key)
-            return entry.key
+        tracking.withLock { tracking in
+            if Self.marksRequests { tracking.byKey.removeValue(forKey: recorder.id.uuidString) }
+            if let task = tracking.taskOfRecorder.removeValue(forKey: ObjectIdentifier(recorder)) {
+                tracking.byTask.removeValue(forKey: task)
+            } else if !tracking.unclaimed.isEmpty {
+                let key = Self.claimKey(recorder.request)
+                if var waiting = tracking.unclaimed[key] {
+                    waiting.removeAll { $0 === recorder }
+                    tracking.unclaimed[key] = waiting.isEmpty ? nil : waiting
+                }
+            }
         }
-        if let task { SessionUploads.forget(task) }
     }
 
     /// Ends an exchange whose task was created with a completion handler or an async call.

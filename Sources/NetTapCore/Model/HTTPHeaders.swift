@@ -36,8 +36,9 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     /// sorted by name so that the result does not depend on dictionary order.
     public init(_ dictionary: [String: String]) {
         self.fields = dictionary
-            .sorted { $0.key.lowercased() < $1.key.lowercased() }
-            .map { HTTPHeaderField(name: $0.key, value: $0.value) }
+            .map { (folded: $0.key.lowercased(), field: HTTPHeaderField(name: $0.key, value: $0.value)) }
+            .sorted { $0.folded < $1.folded }
+            .map(\.field)
     }
 
     public var startIndex: Int { fields.startIndex }
@@ -46,12 +47,43 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
 
     /// The first value for `name`, compared without case.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.namesEqual($0.name, name) }?.value
     }
 
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Whether two field names (or other protocol tokens) are equal without case.
+    ///
+    /// Field names are ASCII tokens (RFC 9110, 5.1), so this folds ASCII letters byte by byte: it is
+    /// on every capture's path, and Foundation's locale-aware comparison cost several times more.
+    /// Names with other characters are compared by their lowercased forms.
+    public static func namesEqual<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case (let x?, let y?):
+                if x == y { continue }
+                if x >= 0x80 || y >= 0x80 { return a.lowercased() == b.lowercased() }
+                if Self.asciiLowercase(x) != Self.asciiLowercase(y) { return false }
+            default:
+                // Different lengths: equal only if lowercasing changes a length (non-ASCII text).
+                if a.utf8.contains(where: { $0 >= 0x80 }) || b.utf8.contains(where: { $0 >= 0x80 }) {
+                    return a.lowercased() == b.lowercased()
+                }
+                return false
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     public func contains(_ name: String) -> Bool {
@@ -65,11 +97,11 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
 
     /// Replaces every field named `name` by one field, in the position of the first one.
     public mutating func set(name: String, value: String) {
-        if let first = fields.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+        if let first = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) {
             fields[first].value = value
             var index = fields.index(after: first)
             while index < fields.endIndex {
-                if fields[index].name.caseInsensitiveCompare(name) == .orderedSame {
+                if Self.namesEqual(fields[index].name, name) {
                     fields.remove(at: index)
                 } else {
                     index += 1
@@ -82,7 +114,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
 
     /// Removes every field named `name`.
     public mutating func remove(name: String) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.removeAll { Self.namesEqual($0.name, name) }
     }
 
     /// Rewrites values in place; `transform` returns nil to keep a field as it is.

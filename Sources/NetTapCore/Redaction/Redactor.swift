@@ -66,14 +66,16 @@ public struct Redactor: Sendable {
                 secrets.insert(field.value)
             }
         }
-        if let query = request.url.split(separator: "?", maxSplits: 1).dropFirst().first {
-            secrets.formUnion(sensitiveFormValues(String(query.split(separator: "#").first ?? "")))
+        if let question = request.url.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            let query = request.url[request.url.index(after: question)...]
+            let end = query.utf8.firstIndex(of: UInt8(ascii: "#")) ?? query.endIndex
+            secrets.formUnion(sensitiveFormValues(String(query[..<end])))
         }
         if policy.redactsBodies, let body = request.body {
-            let type = body.contentType?.lowercased() ?? ""
-            if type.contains("json") || type.isEmpty {
+            let type = body.contentType ?? ""
+            if type.containsASCIICaseInsensitive("json") || type.isEmpty {
                 secrets.formUnion(JSONFieldRedactor(policy: policy).redactCollecting(body.data).removed)
-            } else if type.contains("x-www-form-urlencoded"), let text = String(data: body.data, encoding: .utf8) {
+            } else if type.containsASCIICaseInsensitive("x-www-form-urlencoded"), let text = String(data: body.data, encoding: .utf8) {
                 secrets.formUnion(sensitiveFormValues(text))
             }
         }
@@ -160,9 +162,10 @@ public struct Redactor: Sendable {
 
     /// Replaces the values of sensitive query items, leaving the rest of the URL byte for byte.
     public func redact(url: String) -> String {
-        guard let question = url.firstIndex(of: "?") else { return url }
+        // Byte search: URLs are ASCII once percent-encoded, and Character search was a hot spot.
+        guard let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
         let afterQuery = url[url.index(after: question)...]
-        let fragmentStart = afterQuery.firstIndex(of: "#") ?? afterQuery.endIndex
+        let fragmentStart = afterQuery.utf8.firstIndex(of: UInt8(ascii: "#")) ?? afterQuery.endIndex
         let query = String(afterQuery[..<fragmentStart])
         let redacted = redact(formEncoded: query)
         if redacted == query { return url }
@@ -187,15 +190,15 @@ public struct Redactor: Sendable {
 
     public func redact(body: CapturedBody) -> CapturedBody {
         guard policy.redactsBodies, !body.data.isEmpty else { return body }
-        let type = body.contentType?.lowercased() ?? ""
+        let type = body.contentType ?? ""
         var result = body
-        if type.contains("json") || (type.isEmpty && looksLikeJSON(body.data)) {
+        if type.containsASCIICaseInsensitive("json") || (type.isEmpty && looksLikeJSON(body.data)) {
             let redacted = JSONFieldRedactor(policy: policy).redact(body.data)
             if redacted != body.data {
                 result.data = redacted
                 result.isRedacted = true
             }
-        } else if type.contains("x-www-form-urlencoded"), let text = String(data: body.data, encoding: .utf8) {
+        } else if type.containsASCIICaseInsensitive("x-www-form-urlencoded"), let text = String(data: body.data, encoding: .utf8) {
             let redacted = redact(formEncoded: text)
             if redacted != text {
                 result.data = Data(redacted.utf8)

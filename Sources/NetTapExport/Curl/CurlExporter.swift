@@ -58,7 +58,7 @@ public struct CurlExporter: Sendable {
             let header = field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value
             arguments.append("-H " + ShellQuote.quote(header))
         }
-        if body != nil, request.headers.firstValue(asciiLowercased: "content-type") == nil {
+        if body != nil, request.headers["content-type"] == nil {
             arguments.append("-H " + ShellQuote.quote("Content-Type:"))
         }
         if compressed { arguments.append("--compressed") }
@@ -106,7 +106,7 @@ public struct CurlExporter: Sendable {
     static func asksForCompression(_ acceptEncoding: String) -> Bool {
         ASCIIFields.split(acceptEncoding, separator: UInt8(ascii: ",")).contains { item in
             let coding = ASCIIFields.split(item, separator: UInt8(ascii: ";")).first ?? ""
-            return ["gzip", "x-gzip", "deflate", "br", "zstd"].contains { HTTPHeaders.nameMatches(coding, $0) }
+            return ["gzip", "x-gzip", "deflate", "br", "zstd"].contains { HTTPHeaders.namesEqual(coding, $0) }
         }
     }
 

@@ -17,7 +17,7 @@ struct HARCookie: Equatable, Sendable {
 
     /// Every `name=value` pair of every `Cookie` header, in order.
     static func requestCookies(in headers: HTTPHeaders) -> [HARCookie] {
-        headers.values(asciiLowercased: "cookie").flatMap { value in
+        headers.values(for: "cookie").flatMap { value in
             ASCIIFields.split(value, separator: UInt8(ascii: ";")).compactMap { pair -> HARCookie? in
                 guard !pair.isEmpty else { return nil }
                 let (name, value) = ASCIIFields.splitPair(pair)
@@ -28,7 +28,7 @@ struct HARCookie: Equatable, Sendable {
 
     /// One cookie per `Set-Cookie` header, with its attributes.
     static func responseCookies(in headers: HTTPHeaders) -> [HARCookie] {
-        headers.values(asciiLowercased: "set-cookie").compactMap(parseSetCookie)
+        headers.values(for: "set-cookie").compactMap(parseSetCookie)
     }
 
     static func parseSetCookie(_ header: String) -> HARCookie? {
@@ -38,17 +38,17 @@ struct HARCookie: Equatable, Sendable {
         var cookie = HARCookie(name: name, value: value)
         for part in parts.dropFirst() {
             let (attribute, attributeValue) = ASCIIFields.splitPair(part)
-            if HTTPHeaders.nameMatches(attribute, "path") {
+            if HTTPHeaders.namesEqual(attribute, "path") {
                 cookie.path = attributeValue
-            } else if HTTPHeaders.nameMatches(attribute, "domain") {
+            } else if HTTPHeaders.namesEqual(attribute, "domain") {
                 cookie.domain = attributeValue
-            } else if HTTPHeaders.nameMatches(attribute, "expires") {
+            } else if HTTPHeaders.namesEqual(attribute, "expires") {
                 cookie.expires = CookieDate.parse(attributeValue)
-            } else if HTTPHeaders.nameMatches(attribute, "httponly") {
+            } else if HTTPHeaders.namesEqual(attribute, "httponly") {
                 cookie.httpOnly = true
-            } else if HTTPHeaders.nameMatches(attribute, "secure") {
+            } else if HTTPHeaders.namesEqual(attribute, "secure") {
                 cookie.secure = true
-            } else if HTTPHeaders.nameMatches(attribute, "samesite") {
+            } else if HTTPHeaders.namesEqual(attribute, "samesite") {
                 cookie.sameSite = attributeValue
             }
         }

@@ -86,7 +86,7 @@ enum HAREntryEncoder {
         out.member("size", int: response.body.map { $0.size ?? -1 } ?? 0)
         // With a body, its own media type (so that import restores it exactly); without one, the header's.
         let mimeType = response.body.map { $0.contentType ?? "" }
-            ?? response.headers.firstValue(asciiLowercased: "content-type") ?? ""
+            ?? response.headers["content-type"] ?? ""
         out.member("mimeType", mimeType)
         if let body = response.body, body.unavailableReason == nil {
             let (text, isBase64) = encodedText(body.data)
@@ -97,13 +97,13 @@ enum HAREntryEncoder {
         }
         out.endObject()
         let isRedirect = (300...399).contains(response.statusCode)
-        out.member("redirectURL", isRedirect ? response.headers.firstValue(asciiLowercased: "location") ?? "" : "")
+        out.member("redirectURL", isRedirect ? response.headers["location"] ?? "" : "")
         out.member("headersSize", int: -1)
         // bodySize counts bytes on the wire; NetTap keeps decoded bytes, so under a content coding
         // the wire size is unknown.
-        let codings = response.headers.firstValue(asciiLowercased: "content-encoding")
+        let codings = response.headers["content-encoding"]
             .map { ASCIIFields.split($0, separator: UInt8(ascii: ",")) } ?? []
-        let isEncoded = codings.contains { !$0.isEmpty && !HTTPHeaders.nameMatches($0, "identity") }
+        let isEncoded = codings.contains { !$0.isEmpty && !HTTPHeaders.namesEqual($0, "identity") }
         out.member("bodySize", int: isEncoded ? -1 : response.body.map { $0.size ?? -1 } ?? 0)
         out.member("_url", ifPresent: response.url)
         appendBodyFlags(response.body, to: &out)

@@ -69,7 +69,7 @@ public final class StoreSink: CaptureSink {
     public var pendingLimit: Int { configuration.pendingLimit }
 
     private struct State {
-        var pending: PendingExchanges
+        var pending: DropOldestBuffer<Exchange>
         var droppedSinceWrite = 0
         var timerArmed = false
         var batchScheduled = false
@@ -91,7 +91,7 @@ public final class StoreSink: CaptureSink {
     public init(store: ExchangeStore, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration
-        state = Protected(State(pending: PendingExchanges(limit: configuration.pendingLimit)))
+        state = Protected(State(pending: DropOldestBuffer<Exchange>(limit: configuration.pendingLimit)))
     }
 
     // MARK: CaptureSink

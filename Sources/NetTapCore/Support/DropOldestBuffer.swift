@@ -1,0 +1,75 @@
+/// A first-in, first-out buffer of at most `limit` elements that never blocks and never grows past
+/// its limit: when it is full, a new element replaces the oldest one, which is released and counted
+/// as dropped.
+///
+/// It is how NetTap keeps its promise that a slow consumer (the hub, a sink, the store) costs only
+/// its own events: producers append in O(1) under their own lock, whatever the consumer is doing.
+///
+/// ```swift
+/// var pending = DropOldestBuffer<Int>(limit: 2)
+/// pending.append(1); pending.append(2)
+/// let dropped = pending.append(3)   // true: 1 made room for 3
+/// pending.drain()                   // [2, 3]
+/// ```
+public struct DropOldestBuffer<Element> {
+    /// The most elements the buffer holds.
+    public let limit: Int
+    /// A ring over `slots`; storage grows (up to `limit`) only as elements arrive.
+    private var slots: [Element?] = []
+    private var head = 0
+    public private(set) var count = 0
+
+    public init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Appends `element`; returns true when the oldest element was dropped to make room.
+    @discardableResult
+    public mutating func append(_ element: Element) -> Bool {
+        if count == limit {
+            slots[head] = element
+            head = (head + 1) % limit
+            return true
+        }
+        if count == slots.count { grow() }
+        slots[(head + count) % slots.count] = element
+        count += 1
+        return false
+    }
+
+    /// Removes and returns the oldest element.
+    public mutating func removeFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = slots[head]
+        slots[head] = nil
+        head = (head + 1) % slots.count
+        count -= 1
+        return element
+    }
+
+    /// Everything buffered, oldest first; leaves the buffer empty and its storage released.
+    public mutating func drain() -> [Element] {
+        var drained: [Element] = []
+        drained.reserveCapacity(count)
+        for offset in 0..<count {
+            if let element = slots[(head + offset) % slots.count] { drained.append(element) }
+        }
+        slots = []
+        head = 0
+        count = 0
+        return drained
+    }
+
+    /// Doubles the storage (at most to `limit`), laying the elements out from index 0.
+    private mutating func grow() {
+        let capacity = min(limit, max(16, slots.count * 2))
+        var larger: [Element?] = []
+        larger.reserveCapacity(capacity)
+        for offset in 0..<count { larger.append(slots[(head + offset) % slots.count]) }
+        larger.append(contentsOf: repeatElement(nil, count: capacity - count))
+        slots = larger
+        head = 0
+    }
+}

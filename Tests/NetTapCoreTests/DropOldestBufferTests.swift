@@ -1,0 +1,74 @@
+import Testing
+@testable import NetTapCore
+
+@Suite struct DropOldestBufferTests {
+    @Test("keeps the newest `limit` elements in order and counts what it pushed out")
+    func keepsTheNewest() {
+        var buffer = DropOldestBuffer<Int>(limit: 4)
+        let dropped = (0..<10).map { buffer.append($0) }.filter { $0 }.count
+        #expect(dropped == 6)
+        #expect(buffer.count == 4)
+        let drained = buffer.drain()
+        #expect(drained == [6, 7, 8, 9])
+        #expect(buffer.isEmpty)
+        let droppedAfterDrain = buffer.append(42)
+        #expect(!droppedAfterDrain, "a drained buffer has room again")
+        let again = buffer.drain()
+        #expect(again == [42])
+    }
+
+    @Test("a dropped element is released at once, so a stalled consumer holds at most `limit` of them")
+    func droppedElementsAreReleased() {
+        let alive = Protected(0)
+        final class Tracked {
+            let alive: Protected<Int>
+            init(_ alive: Protected<Int>) {
+                self.alive = alive
+                alive.withLock { $0 += 1 }
+            }
+            deinit { alive.withLock { $0 -= 1 } }
+        }
+        var buffer = DropOldestBuffer<Tracked>(limit: 3)
+        for _ in 0..<1_000 { buffer.append(Tracked(alive)) }
+        #expect(alive.current == 3)
+        _ = buffer.drain()
+        #expect(alive.current == 0)
+    }
+
+    @Test("a limit below one is treated as one")
+    func limitIsAtLeastOne() {
+        var buffer = DropOldestBuffer<String>(limit: 0)
+        #expect(buffer.limit == 1)
+        buffer.append("a")
+        let dropped = buffer.append("b")
+        #expect(dropped)
+        let kept = buffer.drain()
+        #expect(kept == ["b"])
+    }
+}
+
+extension DropOldestBufferTests {
+    @Test("removeFirst and append interleave in order, across wrap-around and growth")
+    func interleavedUse() {
+        var buffer = DropOldestBuffer<Int>(limit: 40)
+        var expected: [Int] = []
+        var next = 0
+        // A consumer that takes one for every two the producer adds, until the buffer is full.
+        for step in 0..<200 {
+            let dropped = buffer.append(next)
+            expected.append(next)
+            next += 1
+            if dropped { expected.removeFirst() }
+            if step % 2 == 1 {
+                let first = buffer.removeFirst()
+                #expect(first == expected.first)
+                expected.removeFirst()
+            }
+            #expect(buffer.count == expected.count)
+        }
+        let rest = buffer.drain()
+        #expect(rest == expected)
+        let none = buffer.removeFirst()
+        #expect(none == nil)
+    }
+}
