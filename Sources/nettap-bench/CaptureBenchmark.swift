@@ -129,8 +129,11 @@ enum CaptureBenchmark {
         }
         let variant = arguments[0]
         let sink = RingBufferSink(capacity: 1_000)
-        if ProcessInfo.processInfo.environment["EXP_NOSINK"] == nil { NetTap.shared.addSink(sink) }
-        if ProcessInfo.processInfo.environment["EXP_OFF"] != nil { NetTap.shared.isEnabled = false }
+        // Cost attribution (BENCHMARKS.md): NETTAP_BENCH_NO_SINK=1 records but has no sink to build
+        // exchanges for; NETTAP_BENCH_CAPTURE_OFF=1 turns capture off, leaving NetTap's plumbing only.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["NETTAP_BENCH_NO_SINK"] == nil { NetTap.shared.addSink(sink) }
+        if environment["NETTAP_BENCH_CAPTURE_OFF"] != nil { NetTap.shared.isEnabled = false }
         let clients = (0..<concurrency).map { _ in BenchClient(variant: variant) }
         let perWorker = max(1, requests / concurrency)
         // Warm up connections and caches outside the timed part.
