@@ -64,6 +64,52 @@ private func currentQueueLabel() -> String {
         URLProtocol.setProperty(true, forKey: "probe", in: mutable)
         #expect(URLProtocol.property(forKey: "probe", in: mutable as URLRequest) == nil)
     }
+
+    /// corelibs keeps an upload task's body, and a request's body stream, in the task's internal
+    /// `knownBody` (data, file or stream), where `TaskBodyReader` finds it for the URLProtocol path.
+    @Test func aTaskKeepsItsBodyWhereTheReaderFindsIt() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [BodyProbeProtocol.self]
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:9/upload")!)
+        request.httpMethod = "POST"
+        let directory = try TemporaryDirectory()
+        let file = directory.file("upload.bin")
+        try Data("from a file".utf8).write(to: file)
+
+        _ = try? await session.upload(for: request, from: Data("from memory".utf8))
+        _ = try? await session.upload(for: request, fromFile: file)
+        var streamed = request
+        streamed.httpBodyStream = InputStream(data: Data("streamed".utf8))
+        _ = try? await session.data(for: streamed)
+
+        let seen = BodyProbeProtocol.seen.current
+        #expect(seen == ["data from memory", "file \(file.path)", "stream"],
+                "TaskBodyReader no longer reads URLSessionTask.knownBody; upload bodies on the URLProtocol path would go unseen")
+    }
+}
+
+/// Reports what `TaskBodyReader` finds in each task it is asked to load, then fails the task.
+private final class BodyProbeProtocol: URLProtocol, @unchecked Sendable {
+    static let seen = Protected<[String]>([])
+
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        let entry: String
+        switch task.flatMap(TaskBodyReader.body(of:)) {
+        case .data(let data): entry = "data " + String(decoding: Data(data), as: UTF8.self)
+        case .file(let url): entry = "file \(url.path)"
+        case .stream: entry = "stream"
+        case nil: entry = "nothing"
+        }
+        Self.seen.withLock { $0.append(entry) }
+        client?.urlProtocol(self, didFailWithError: URLError(.cancelled))
+    }
+
+    override func stopLoading() {}
 }
 
 /// Wraps the native loader exactly as the engine does, recording what it sees and where.

@@ -19,10 +19,18 @@ protocol LoaderObserver: AnyObject {
 final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     private let realClient: URLProtocolClient
     private weak var observer: LoaderObserver?
+    /// Set when NetTap has ended the task itself (a forced timeout): nothing more is passed on.
+    /// Read and written on URLSession's work queue only.
+    private var isCutOff = false
 
     init(realClient: URLProtocolClient, observer: LoaderObserver) {
         self.realClient = realClient
         self.observer = observer
+    }
+
+    /// Stops passing the loader's calls on: the task has already been ended.
+    func cutOff() {
+        isCutOff = true
     }
 
     func passOnFinish(_ loader: URLProtocol) {
@@ -34,19 +42,23 @@ final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     }
 
     func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
+        guard !isCutOff else { return }
         realClient.urlProtocol(`protocol`, wasRedirectedTo: request, redirectResponse: redirectResponse)
     }
 
     func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
+        guard !isCutOff else { return }
         realClient.urlProtocol(`protocol`, cachedResponseIsValid: cachedResponse)
     }
 
     func urlProtocol(_ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy) {
+        guard !isCutOff else { return }
         observer?.loaderDidReceive(response)
         realClient.urlProtocol(`protocol`, didReceive: response, cacheStoragePolicy: policy)
     }
 
     func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
+        guard !isCutOff else { return }
         // corelibs hands completion-handler and async callers the data of the last didLoad only,
         // and its native loader calls it once with the whole body: what we keep is what they get.
         observer?.loaderDidLoad(data)
@@ -54,22 +66,26 @@ final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     }
 
     func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
+        guard !isCutOff else { return }
         if observer?.loaderDidFinish(`protocol`) ?? true {
             realClient.urlProtocolDidFinishLoading(`protocol`)
         }
     }
 
     func urlProtocol(_ protocol: URLProtocol, didFailWithError error: Error) {
+        guard !isCutOff else { return }
         if observer?.loaderDidFail(error, loader: `protocol`) ?? true {
             realClient.urlProtocol(`protocol`, didFailWithError: error)
         }
     }
 
     func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
+        guard !isCutOff else { return }
         realClient.urlProtocol(`protocol`, didReceive: challenge)
     }
 
     func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
+        guard !isCutOff else { return }
         realClient.urlProtocol(`protocol`, didCancel: challenge)
     }
 }

@@ -57,11 +57,12 @@ final class ProtocolEngine: @unchecked Sendable {
         var sessionRecorder: ExchangeRecorder?
         if let task = owner.task { sessionRecorder = SessionDelegateProxy.sessionRecorder(of: task) }
         let capturing = captures && sessionRecorder == nil && (!rules.isActive || NetTap.shared.shouldCapture(request))
-        let answer = decision.isEmpty ? nil : RuleAnswer.make(for: decision, request: request, rules: rules, recordTargets: &targets)
+        var notes = decision.modifications
+        let answer = decision.isEmpty ? nil : RuleAnswer.make(for: decision, request: request, rules: rules, recordTargets: &targets, notes: &notes)
         let recorder = (capturing || (!targets.isEmpty && sessionRecorder == nil))
             ? ExchangeRecorder(tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: body) : nil
         for target in [recorder, sessionRecorder].compactMap({ $0 }) {
-            decision.modifications.forEach(target.addModification)
+            notes.forEach(target.addModification)
             target.addRecordTargets(targets)
         }
         lock.withLock { self.recorder = recorder }

@@ -83,7 +83,10 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         isDownload = kind == .download
         // NetTapSession records its own tasks through delegate callbacks; here only the rules apply.
         let sessionRecorder = SessionDelegateProxy.sessionRecorder(of: task)
-        let upload = sessionRecorder?.upload
+        // An upload task's body, which the request does not carry: NetTapSession remembers its own;
+        // for others, corelibs' copy inside the task (TaskBodyReader).
+        let taskBody = kind == .upload && sessionRecorder?.upload == nil ? TaskBodyReader.body(of: task) : nil
+        let upload = sessionRecorder?.upload ?? taskBody?.upload
         let rules = RulesRuntime.shared.snapshot
         // Rules match and re-send an upload's whole body, which the request does not carry.
         let uploadBytes = rules.isActive && request.httpBody == nil ? upload?.bytes() : nil
@@ -92,23 +95,32 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         var targets = decision.recordTargets.map(\.harFile)
         var notes = decision.modifications
         throttle = decision.throttle
-        let uploadSize = request.httpBody?.count ?? upload?.size ?? 0
-        if let rate = throttle?.uploadBytesPerSecond, rate > 0 { uploadDelay = Double(uploadSize) / Double(rate) }
+        if let rate = throttle?.uploadBytesPerSecond, rate > 0 {
+            if let size = request.httpBody?.count ?? upload?.size {
+                uploadDelay = Double(size) / Double(rate)
+            } else if request.httpBodyStream != nil || kind == .upload {
+                notes.append(Self.skipped("upload pacing needs the body's size, and a streamed body's is unknown"))
+            }
+        }
 
+        let hasForcedTimeout = (throttle?.forcedTimeout ?? 0) > 0
         var answer: (answer: RuleAnswer, delay: TimeInterval)?
         var forwarded: URLRequest?
         if !decision.isEmpty {
-            if let made = RuleAnswer.make(for: decision, request: request, body: uploadBytes, rules: rules, recordTargets: &targets) {
+            if let made = RuleAnswer.make(
+                for: decision, request: request, body: uploadBytes, rules: rules, recordTargets: &targets, notes: &notes) {
                 if isDownload {
                     notes.append(Self.skipped("a download task on Linux can only be throttled: its file is URLSession's own"))
                 } else {
                     answer = made
                 }
-            } else if decision.changesRequest || !decision.responseHeaderEdits.isEmpty {
+            } else if decision.changesRequest || !decision.responseHeaderEdits.isEmpty || (!isDownload && hasForcedTimeout) {
+                // A forced timeout forwards too: a forwarded request can be stopped cleanly, and a
+                // native loader cannot be stopped by anyone but the task itself (docs/linux-foundation-notes.md).
                 if isDownload {
                     notes.append(Self.skipped("a download task on Linux can only be throttled: its file is URLSession's own"))
                 } else if kind == .upload, upload == nil, request.httpBody == nil {
-                    notes.append(Self.skipped("an upload task's body is hidden from URLProtocol on Linux; use NetTapSession"))
+                    notes.append(Self.skipped("an upload task's streamed body can be read only once, by URLSession"))
                 } else {
                     var rewritten = decision.rewrite(request)
                     if rewritten.httpBody == nil, rewritten.httpBodyStream == nil { rewritten.httpBody = uploadBytes }
@@ -120,8 +132,8 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         // Recording needs an exchange; NetTapSession's own recorder provides it for its tasks.
         if capturing || (!targets.isEmpty && sessionRecorder == nil) {
             recorder = ExchangeRecorder(
-                tap: .shared, request: request, path: .urlProtocol, kind: kind, requestBody: Self.bodySource(of: request, kind: kind),
-                startedAt: startedAt)
+                tap: .shared, request: request, path: .urlProtocol, kind: kind,
+                requestBody: Self.bodySource(of: request, kind: kind, taskBody: taskBody), startedAt: startedAt)
         }
         for target in [recorder, sessionRecorder].compactMap({ $0 }) {
             notes.forEach(target.addModification)
@@ -229,6 +241,9 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
             let error = RuleAnswer.urlError(NSURLErrorTimedOut, url: owner.request.url ?? URL(fileURLWithPath: "/"), message: "The request timed out (NetTap throttle rule).")
             recorder?.finish(error: error)
             relay?.cancel()
+            // Only a download is observed under a forced timeout; its native loader cannot be
+            // stopped from here, so it is cut off: nothing it does reaches the failed task.
+            observer?.cutOff()
             client.urlProtocol(owner, didFailWithError: error)
         }
     }
@@ -301,10 +316,12 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         }
     }
 
-    static func bodySource(of request: URLRequest, kind: TaskKind) -> RequestBodySource {
+    static func bodySource(of request: URLRequest, kind: TaskKind, taskBody: TaskBodyReader.Body?) -> RequestBodySource {
         let body = ExchangeRecorder.bodySource(of: request)
         if kind == .upload, case .none = body {
-            return .unavailable(size: nil, reason: "an upload task's body is passed to URLSession apart from the request")
+            let contentType = request.value(forHTTPHeaderField: "Content-Type")
+            return taskBody?.captured(cap: NetTap.shared.configuration.bodyCaptureLimit, contentType: contentType)
+                ?? .unavailable(size: nil, reason: "an upload task's body is passed to URLSession apart from the request")
         }
         return body
     }

@@ -62,7 +62,7 @@ extension SessionDelegateProxy: URLSessionDataDelegate, URLSessionDownloadDelega
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
         guard let method = appTaskDelegate?.urlSession(_:task:needNewBodyStream:) else { return completionHandler(nil) }
-        method(session, task, completionHandler)
+        method(session, task) { [self] stream in completionHandler(teeRequestBody(stream, task: task)) }
     }
 
     func urlSession(

@@ -54,8 +54,9 @@ extension SessionDelegateProxy: URLSessionDataDelegate, URLSessionDownloadDelega
     func urlSession(
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @Sendable @escaping (InputStream?) -> Void
     ) {
-        guard let appTaskDelegate else { return completionHandler(nil) }
-        appTaskDelegate.urlSession(session, task: task, needNewBodyStream: completionHandler)
+        let teeing: @Sendable (InputStream?) -> Void = { [self] stream in completionHandler(teeRequestBody(stream, task: task)) }
+        guard let appTaskDelegate else { return teeing(nil) }
+        appTaskDelegate.urlSession(session, task: task, needNewBodyStream: teeing)
     }
 
     func urlSession(

@@ -105,6 +105,11 @@ final class ExchangeRecorder: @unchecked Sendable {
         }
     }
 
+    /// The request body, once known: a streamed upload's body arrives after the task starts.
+    func setRequestBody(_ body: RequestBodySource) {
+        lock.withLock { requestBody = body }
+    }
+
     func didRedirect(_ hop: RedirectHop) {
         lock.withLock { redirects.append(hop) }
     }

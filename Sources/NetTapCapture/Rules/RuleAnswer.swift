@@ -14,9 +14,11 @@ enum RuleAnswer: @unchecked Sendable {
 
     /// The answer the decision calls for, or nil when the request goes to the network.
     /// `body` is the request's body when the request itself does not carry it (an upload task's).
-    /// `recordTargets` receives the replay file when a `recordMissing` replay misses.
+    /// `recordTargets` receives the replay file when a `recordMissing` replay misses; the replay's
+    /// note in `notes` is completed with how the lookup went (the entry that answered, or the miss).
     static func make(
-        for decision: RuleDecision, request: URLRequest, body: Data? = nil, rules: RulesInForce, recordTargets: inout [URL]
+        for decision: RuleDecision, request: URLRequest, body: Data? = nil, rules: RulesInForce,
+        recordTargets: inout [URL], notes: inout [ExchangeModification]
     ) -> (answer: RuleAnswer, delay: TimeInterval)? {
         guard let url = request.url else { return nil }
         if let failure = decision.throttleFailure {
@@ -43,7 +45,9 @@ enum RuleAnswer: @unchecked Sendable {
                 // Cannot happen: rules and their engines are installed together (RulesInForce).
                 return (.failure(urlError(-1, url: url, message: "NetTap replay: no fixtures are loaded for \(source.harFile.path)")), 0)
             }
-            switch engine.lookup(CapturedRequest(request, body: body)) {
+            let lookup = engine.lookup(CapturedRequest(request, body: body))
+            noteReplay(lookup, mode: source.options.mode, in: &notes)
+            switch lookup {
             case .hit(let exchange, _):
                 guard let recorded = exchange.response else {
                     let error = exchange.error.map { urlError($0.code, url: url, message: $0.message, domain: $0.domain) }
@@ -71,6 +75,19 @@ enum RuleAnswer: @unchecked Sendable {
             return nil
         }
         return (.response(response, ruled.body), ruled.delay)
+    }
+
+    /// Completes the replay's note: which recorded entry answered, or what the miss led to.
+    private static func noteReplay(_ lookup: ReplayEngine.Result, mode: ReplayOptions.Mode, in notes: inout [ExchangeModification]) {
+        guard let index = notes.lastIndex(where: { $0.action == "replay" }) else { return }
+        let outcome: String
+        switch (lookup, mode) {
+        case (.hit(_, let entry), _): outcome = "answered by entry #\(entry)"
+        case (.miss, .strict): outcome = "no entry matched: failed"
+        case (.miss, .passthrough): outcome = "no entry matched: sent to the network"
+        case (.miss, .recordMissing): outcome = "no entry matched: sent to the network and recorded"
+        }
+        notes[index].detail += "; " + outcome
     }
 
     /// A URL error as URLSession reports its own: a `URLError` value (apps `catch let e as URLError`).

@@ -132,6 +132,16 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
             RedirectHop(url: from, statusCode: response.statusCode, location: request.url?.absoluteString ?? "", followed: followed))
     }
 
+    /// A body stream the app's delegate hands over for a streamed upload, teed so that the exchange
+    /// keeps its first bytes (where the platform lets NetTap wrap a stream).
+    func teeRequestBody(_ stream: InputStream?, task: URLSessionTask) -> InputStream? {
+        guard let stream, let recorder = recorder(for: task), let teed = StreamTeeing.tee(stream, cap: recorder.bodyCap) else {
+            return stream
+        }
+        recorder.setRequestBody(.teed(teed.tee))
+        return teed.stream
+    }
+
     func noteMetrics(_ metrics: TimingMetrics, task: URLSessionTask) {
         recorder(for: task)?.setMetrics(metrics)
     }

@@ -3,8 +3,10 @@ import Foundation
 /// When each chunk of a body may be delivered under a bandwidth limit and an added latency.
 ///
 /// A pure calculation: byte `n` may be delivered `latency + n / bytesPerSecond` seconds after the
-/// start, so a body of N bytes completes at exactly `latency + N / bytesPerSecond`. The capture
-/// layer paces its deliveries by these times; tests check the times from NetTap's own timestamps.
+/// start, so a body of N bytes completes at exactly `latency + N / bytesPerSecond`. NetTap's capture
+/// layer delivers a throttled response whole at its completion time (on Linux a completion handler
+/// sees only the last part a loader delivers); `chunks` is for a loader that can deliver in parts.
+/// Tests check the times from NetTap's own timestamps.
 ///
 /// ```swift
 /// let schedule = ThrottleSchedule(bytesPerSecond: 200_000, latency: 0.1)

@@ -40,6 +40,13 @@ enum ScenarioClient: Sendable {
         }
     }
 
+    func data(for request: URLRequest, delegate: URLSessionTaskDelegate) async throws -> (Data, URLResponse) {
+        switch self {
+        case .plain(let session): return try await session.data(for: request, delegate: delegate)
+        case .tap(let session): return try await session.data(for: request, delegate: delegate)
+        }
+    }
+
     func upload(for request: URLRequest, from data: Data) async throws -> (Data, URLResponse) {
         switch self {
         case .plain(let session): return try await session.upload(for: request, from: data)
@@ -90,6 +97,14 @@ enum ScenarioClient: Sendable {
         switch self {
         case .plain(let session): return session.uploadTask(with: request, from: data)
         case .tap(let session): return session.uploadTask(with: request, from: data)
+        }
+    }
+
+    /// An upload whose body the delegate supplies in `urlSession(_:task:needNewBodyStream:)`.
+    func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
+        switch self {
+        case .plain(let session): return session.uploadTask(withStreamedRequest: request)
+        case .tap(let session): return session.uploadTask(withStreamedRequest: request)
         }
     }
 

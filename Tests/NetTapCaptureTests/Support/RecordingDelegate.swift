@@ -12,6 +12,8 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, URLSessionDownl
         var refuseRedirects = false
         var credential: URLCredential?
         var cancelAfterBytes: Int?
+        /// The body handed out in `needNewBodyStream` (streamed uploads).
+        var streamedBody: Data?
     }
 
     private let options: Options
@@ -50,6 +52,12 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, URLSessionDownl
     ) {
         lock.withLock { redirects.append(response.statusCode) }
         completionHandler(options.refuseRedirects ? nil : request)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(options.streamedBody.map { InputStream(data: $0) })
     }
 
     func urlSession(

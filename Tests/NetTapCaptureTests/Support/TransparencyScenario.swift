@@ -9,7 +9,13 @@ import FoundationNetworking
 struct TransparencyScenario: Sendable, CustomStringConvertible {
     enum API: String, Sendable {
         case async, completion, delegate
+        /// `data(for:delegate:)` with a task delegate of the app's (the scenario's delegate).
+        case asyncTaskDelegate
+        /// `data(for:)` whose Swift task the app cancels once the server has the request.
+        case asyncCancelledByApp
         case uploadAsync, uploadCompletion, uploadFile, uploadDelegate
+        /// `uploadTask(withStreamedRequest:)`: the delegate supplies the body stream.
+        case uploadStreamedDelegate
         case downloadAsync, downloadDelegate
     }
 
@@ -112,7 +118,7 @@ struct TransparencyScenario: Sendable, CustomStringConvertible {
         }
 
         let delegate = RecordingDelegate(options: delegateOptions)
-        let usesDelegate = hasSessionDelegate || [.delegate, .uploadDelegate, .downloadDelegate].contains(api)
+        let usesDelegate = hasSessionDelegate || [.delegate, .uploadDelegate, .uploadStreamedDelegate, .downloadDelegate].contains(api)
         let client = variant.makeClient(delegate: usesDelegate ? delegate : nil)
         defer { client.finish() }
 
@@ -146,6 +152,28 @@ struct TransparencyScenario: Sendable, CustomStringConvertible {
             } catch {
                 record(data: nil, response: nil, error: error)
             }
+        case .asyncTaskDelegate:
+            do {
+                let (data, response) = try await client.data(for: request, delegate: delegate)
+                record(data: data, response: response, error: nil)
+            } catch {
+                record(data: nil, response: nil, error: error)
+            }
+        case .asyncCancelledByApp:
+            let arrived = http.receivedRequests.count
+            let call = Task { try await client.data(for: request) }
+            // Cancel only once the request is on the server, so that every path cancels a live transfer.
+            guard await http.waitForRequests(count: arrived + 1, timeout: 30) else {
+                call.cancel()
+                throw TestFailure("\(name): the request never reached the server")
+            }
+            call.cancel()
+            do {
+                let (data, response) = try await call.value
+                record(data: data, response: response, error: nil)
+            } catch {
+                record(data: nil, response: nil, error: error)
+            }
         case .uploadAsync:
             do {
                 let (data, response) = try await client.upload(for: request, from: body.bytes ?? Data())
@@ -172,10 +200,15 @@ struct TransparencyScenario: Sendable, CustomStringConvertible {
                 }
             }
             record(data: data, response: response, error: error)
-        case .delegate, .uploadDelegate, .downloadDelegate:
+        case .delegate, .uploadDelegate, .uploadStreamedDelegate, .downloadDelegate:
             let task: URLSessionTask
             switch api {
             case .uploadDelegate: task = client.uploadTask(with: request, from: body.bytes ?? Data())
+            case .uploadStreamedDelegate:
+                var streamed = request
+                streamed.httpBody = nil
+                streamed.httpBodyStream = nil
+                task = client.uploadTask(withStreamedRequest: streamed)
             case .downloadDelegate: task = client.downloadTask(with: request)
             default: task = client.dataTask(with: request)
             }
