@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "NetTapStoreTests", dependencies: ["NetTapStore", "NetTapTestSupport"]),
         .testTarget(name: "NetTapExportTests", dependencies: ["NetTapExport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NetTapRulesTests", dependencies: ["NetTapRules", "NetTapCapture", "NetTapTestSupport"]),
-        .testTarget(name: "NettapCLITests", dependencies: ["NetTapTestSupport"]),
+        .testTarget(name: "NettapCLITests", dependencies: ["NetTapTestSupport", "NetTapExport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -40,8 +40,9 @@ struct BaselineRows {
         distinctBodies = ids.count
     }
 
-    /// Inserts the rows into a new store at `path`, 500 per transaction; returns the seconds taken.
-    func insert(into path: String) throws -> Double {
+    /// Inserts the rows into a new store at `path`, `batchSize` per transaction (the sink's
+    /// largest transaction, so both write the same transactions); returns the seconds taken.
+    func insert(into path: String, batchSize: Int) throws -> Double {
         let store = try ExchangeStore(path: path)
         let seconds = try store.withDatabase { db -> Double in
             let insertExchange = try db.prepare(RecordWriter.insertSQL)
@@ -64,7 +65,7 @@ struct BaselineRows {
             let start = DispatchTime.now()
             var offset = 0
             while offset < rows.count {
-                let batch = rows[offset ..< min(rows.count, offset + 500)]
+                let batch = rows[offset ..< min(rows.count, offset + batchSize)]
                 try db.inTransaction(.immediate) {
                     for row in batch {
                         let requestID = try bodyID(row.requestBody)
@@ -83,7 +84,7 @@ struct BaselineRows {
                         }
                     }
                 }
-                offset += 500
+                offset += batchSize
             }
             return StoreBenchmark.seconds(since: start)
         }

@@ -45,7 +45,7 @@ struct StoreBenchmarkWorkload {
         let labels = ["screen": Self.screens[index % Self.screens.count], "build": "5.4.1"]
         if statusRoll < 8 {
             return Exchange(
-                sessionID: "session-\(index / 10_000)", startedAt: startedAt, duration: duration,
+                id: .timeOrdered(at: startedAt, using: &random), sessionID: "session-\(index / 10_000)", startedAt: startedAt, duration: duration,
                 request: CapturedRequest(method: method, url: url, headers: requestHeaders, body: requestBody),
                 error: CaptureError(category: .timeout, domain: "NSURLErrorDomain", code: -1001, message: "The request timed out."),
                 metrics: metrics, labels: labels, capturePath: .urlProtocol)
@@ -63,7 +63,7 @@ struct StoreBenchmarkWorkload {
             "Content-Length": "\(body.count)", "Vary": "Accept-Encoding",
         ]
         return Exchange(
-            sessionID: "session-\(index / 10_000)", startedAt: startedAt, duration: duration,
+            id: .timeOrdered(at: startedAt, using: &random), sessionID: "session-\(index / 10_000)", startedAt: startedAt, duration: duration,
             request: CapturedRequest(method: method, url: url, headers: requestHeaders, body: requestBody),
             response: CapturedResponse(
                 statusCode: status, headers: responseHeaders,

@@ -48,6 +48,18 @@ import Testing
 }
 
 extension DropOldestBufferTests {
+    @Test("drain(upTo:) takes the oldest few and leaves the rest in order, across wrap-around")
+    func partialDrain() {
+        var buffer = DropOldestBuffer<Int>(limit: 8)
+        for value in 0 ..< 11 { buffer.append(value) }  // holds 3...10, wrapped
+        #expect(buffer.drain(upTo: 3) == [3, 4, 5])
+        #expect(buffer.count == 5)
+        buffer.append(11)
+        #expect(buffer.drain(upTo: 0) == [])
+        #expect(buffer.drain(upTo: 100) == [6, 7, 8, 9, 10, 11])
+        #expect(buffer.isEmpty)
+    }
+
     @Test("removeFirst and append interleave in order, across wrap-around and growth")
     func interleavedUse() {
         var buffer = DropOldestBuffer<Int>(limit: 40)

@@ -47,7 +47,7 @@ struct StoreCrashTests {
         var totalFlushed = 0
         for run in 1 ... 20 {
             let child = try ChildProcess(executable: binary, arguments: ["store-writer", path, "\(run)"])
-            // Kill after a random number of flush reports (1 to 12), so the kill lands at a random point.
+            // Kill after a random number of flush reports (1 to 12)...
             let linesBeforeKill = Int.random(in: 1 ... 12, using: &generator)
             var flushed = 0
             for _ in 0 ..< linesBeforeKill {
@@ -59,6 +59,11 @@ struct StoreCrashTests {
                 try #require(parts.count == 2 && parts[0] == "flushed", "run \(run): unexpected line \"\(line)\"")
                 flushed = Int(parts[1]) ?? 0
             }
+            // Then a random 0-150 ms more, so the kill also lands inside a batch, mid-transaction
+            // or mid-checkpoint, not only just after a commit. (Choosing the moment, not waiting
+            // for anything: whatever the writer is doing then is what the test is about.)
+            let extraMicroseconds = UInt32.random(in: 0 ..< 150_000, using: &generator)
+            usleep(extraMicroseconds)
             child.kill(SIGKILL)
             #expect(child.terminationReason == .uncaughtSignal, "run \(run): the writer was not killed")
             totalFlushed += flushed

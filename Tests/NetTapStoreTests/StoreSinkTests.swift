@@ -54,6 +54,24 @@ struct StoreSinkTests {
         #expect(sink.pendingCount == 0)
     }
 
+    @Test("a backlog is written in transactions of at most maxBatchSize, oldest first")
+    func backlogInCappedTransactions() throws {
+        let directory = try TemporaryDirectory()
+        let store = try ExchangeStore(path: directory.storePath)
+        let sink = StoreSink(
+            store: store,
+            configuration: .init(batchInterval: Self.never, batchSize: 1_000, maxBatchSize: 25, retention: .unlimited))
+        let exchanges = (0 ..< 110).map { ExchangeFixtures.simple($0) }
+        for exchange in exchanges { sink.receive(.finished(exchange)) }
+        #expect(sink.pendingCount == 110, "nothing reaches batchSize and the timer never fires")
+        try sink.flush()
+        #expect(sink.counters.batches == 5, "25 + 25 + 25 + 25 + 10")
+        #expect(sink.counters.written == 110)
+        #expect(try store.count() == 110)
+        let oldest = try store.exchanges(limit: 1, order: .oldestFirst).exchanges.first
+        #expect(oldest?.id == exchanges[0].id)
+    }
+
     @Test("with a tiny pending limit the oldest are dropped and counted, and the newest are kept")
     func dropsOldest() throws {
         let directory = try TemporaryDirectory()

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// own queues. `finish` is idempotent: the first call wins, later ones are ignored, which is what
 /// cancellation races (cancel versus completion) need.
 final class ExchangeRecorder: @unchecked Sendable {
-    let id = UUID()
+    /// Time-ordered (version 7), so that a store indexes new exchanges at the end.
+    let id: UUID
     let startedAt: Date
     private let tap: NetTap
     private let sessionID: String
@@ -49,6 +50,7 @@ final class ExchangeRecorder: @unchecked Sendable {
         self.endsInCompletionHandler = endsInCompletionHandler
         let configuration = tap.configuration
         self.startedAt = startedAt
+        self.id = UUID.timeOrdered(at: startedAt)
         self.sessionID = configuration.sessionID
         self.bodyCap = configuration.bodyCaptureLimit
         self.redaction = configuration.redaction

@@ -24,7 +24,7 @@ public struct Exchange: Sendable, Hashable, Identifiable {
     public var modifications: [ExchangeModification]
 
     public init(
-        id: UUID = UUID(), sessionID: String, startedAt: Date, duration: TimeInterval? = nil,
+        id: UUID = .timeOrdered(), sessionID: String, startedAt: Date, duration: TimeInterval? = nil,
         request: CapturedRequest, response: CapturedResponse? = nil, error: CaptureError? = nil,
         redirects: [RedirectHop] = [], metrics: TimingMetrics? = nil, labels: [String: String] = [:],
         capturePath: CapturePath, taskKind: TaskKind = .data, modifications: [ExchangeModification] = []

@@ -62,6 +62,15 @@ public struct DropOldestBuffer<Element> {
         return drained
     }
 
+    /// The oldest `maximum` elements (or all, when fewer wait), oldest first; the rest stay.
+    public mutating func drain(upTo maximum: Int) -> [Element] {
+        guard maximum < count else { return drain() }
+        var drained: [Element] = []
+        drained.reserveCapacity(max(0, maximum))
+        while drained.count < maximum, let element = removeFirst() { drained.append(element) }
+        return drained
+    }
+
     /// Doubles the storage (at most to `limit`), laying the elements out from index 0.
     private mutating func grow() {
         let capacity = min(limit, max(16, slots.count * 2))

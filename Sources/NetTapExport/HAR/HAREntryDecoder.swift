@@ -24,7 +24,7 @@ enum HAREntryDecoder {
         _ = try entry["connection"].optionalString()
 
         var exchange = Exchange(
-            id: custom(entry["_id"]).flatMap(UUID.init(uuidString:)) ?? UUID(),
+            id: custom(entry["_id"]).flatMap(UUID.init(uuidString:)) ?? .timeOrdered(at: ISOTimestamp.date(micros: start)),
             sessionID: custom(entry["_sessionId"]) ?? options.sessionID,
             startedAt: ISOTimestamp.date(micros: start),
             request: request,

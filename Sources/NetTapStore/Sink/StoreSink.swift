@@ -27,6 +27,12 @@ public final class StoreSink: CaptureSink {
         public var batchInterval: TimeInterval
         /// A batch is written as soon as this many exchanges wait.
         public var batchSize: Int
+        /// The most exchanges one transaction writes. Under load more wait than `batchSize` by
+        /// the time a batch starts; they are taken in transactions of up to this many, and the
+        /// next one is encoded while this one is written. Larger transactions rewrite each
+        /// touched index page fewer times (nettap-bench store: 500 rows per transaction ingest
+        /// at about half the rate of 2,000).
+        public var maxBatchSize: Int
         /// How many exchanges may wait before the oldest are dropped.
         public var pendingLimit: Int
         /// What the store keeps; applied after each batch.
@@ -35,11 +41,12 @@ public final class StoreSink: CaptureSink {
         public var retentionChunksPerBatch: Int
 
         public init(
-            batchInterval: TimeInterval = 0.1, batchSize: Int = 500, pendingLimit: Int = 10_000,
-            retention: RetentionPolicy = .standard, retentionChunksPerBatch: Int = 4
+            batchInterval: TimeInterval = 0.1, batchSize: Int = 500, maxBatchSize: Int = 2_000,
+            pendingLimit: Int = 10_000, retention: RetentionPolicy = .standard, retentionChunksPerBatch: Int = 4
         ) {
             self.batchInterval = batchInterval
             self.batchSize = max(1, batchSize)
+            self.maxBatchSize = max(1, maxBatchSize)
             self.pendingLimit = max(1, pendingLimit)
             self.retention = retention
             self.retentionChunksPerBatch = max(1, retentionChunksPerBatch)
@@ -134,7 +141,9 @@ public final class StoreSink: CaptureSink {
     public func flush() throws {
         let error = encodeQueue.sync { () -> (any Error)? in
             let outcome = Protected<(any Error)?>(nil)
-            writePending(outcome: outcome)
+            repeat {
+                writePending(outcome: outcome)
+            } while pendingCount > 0
             // Waits for the batch, then lets retention catch up completely.
             writeQueue.sync { applyRetention(complete: true) }
             return outcome.current
@@ -179,14 +188,20 @@ public final class StoreSink: CaptureSink {
 
     // MARK: Batches
 
-    /// On `encodeQueue`: takes what is pending, encodes it, and hands it to `writeQueue`.
+    /// On `encodeQueue`: takes what is pending (at most `maxBatchSize`), encodes it, and hands it
+    /// to `writeQueue`. When more is left, the next batch is queued right behind, so that it is
+    /// encoded while this one is written.
     private func writePending(outcome: Protected<(any Error)?>? = nil) {
-        let (exchanges, dropped) = state.withLock { state -> ([Exchange], Int) in
-            state.batchScheduled = false
+        let (exchanges, dropped, more) = state.withLock { state -> ([Exchange], Int, Bool) in
             let dropped = state.droppedSinceWrite
             state.droppedSinceWrite = 0
-            return (state.pending.drain(), dropped)
+            let batch = state.pending.drain(upTo: configuration.maxBatchSize)
+            // Leaves batchScheduled set while a follow-up batch is queued.
+            let more = !state.pending.isEmpty
+            state.batchScheduled = more
+            return (batch, dropped, more)
         }
+        if more { encodeQueue.async { self.writePending() } }
         guard !exchanges.isEmpty || dropped > 0 else { return }
         var records: [ExchangeRecord] = []
         records.reserveCapacity(exchanges.count)

@@ -75,6 +75,8 @@ package struct RecordWriter {
         response_body, response_http_version, response_url, labels, capture_path, task_kind, redirects, metrics, \
         modifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+    /// `insertSQL` that leaves an ID already stored alone (the sink's batches).
+    static let insertSkippingDuplicateSQL = insertSQL + " ON CONFLICT (id) DO NOTHING"
     package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, started_at, exchange_rowid) VALUES (?, ?, ?, ?)"
     package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
     /// One statement, one index seek: a new body is inserted, a known one gains a reference.
@@ -85,7 +87,7 @@ package struct RecordWriter {
     func insert(_ record: ExchangeRecord, skipDuplicate: Bool) throws -> Bool {
         let requestBodyID = try record.requestBody.map(retainBody)
         let responseBodyID = try record.responseBody.map(retainBody)
-        let sql = skipDuplicate ? Self.insertSQL + " ON CONFLICT (id) DO NOTHING" : Self.insertSQL
+        let sql = skipDuplicate ? Self.insertSkippingDuplicateSQL : Self.insertSQL
         let statement = try db.cachedStatement(sql)
         statement.reset()
         try Self.bind(record, requestBodyID: requestBodyID, responseBodyID: responseBodyID, to: statement)
