@@ -6,7 +6,8 @@ import NetTapCore
 ///
 /// `receive(_:)` only appends to a bounded pending buffer and returns: it never waits for the
 /// disk. A batch is written every `batchInterval` or as soon as `batchSize` exchanges wait,
-/// whichever comes first; while one batch is written the next is encoded. When more than
+/// whichever comes first; a backlog goes in transactions of at most `maxBatchSize`, and while one
+/// is written the next is encoded. When more than
 /// `pendingLimit` exchanges wait, the oldest is dropped and counted (`droppedCount`, and in the
 /// store's `dropped_events`). After each batch the retention policy runs a few small chunks.
 ///
