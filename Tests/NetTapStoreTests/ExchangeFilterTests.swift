@@ -172,4 +172,30 @@ struct ExchangeFilterTests {
         #expect(throws: ExchangeStoreError.self) { try store.exchange(idPrefix: "ab") }
         #expect(throws: ExchangeStoreError.self) { try store.exchange(idPrefix: "xyz!") }
     }
+
+    @Test("time-ordered IDs of one minute share their start; the short ID (their end) finds each")
+    func shortIDs() throws {
+        let directory = try TemporaryDirectory()
+        let store = try ExchangeStore(path: directory.storePath)
+        let now = Date()
+        let exchanges = (0 ..< 20).map { index -> Exchange in
+            var exchange = ExchangeFixtures.simple(index)
+            exchange.id = UUID.timeOrdered(at: now)
+            return exchange
+        }
+        try store.insert(exchanges)
+        for exchange in exchanges {
+            let short = ExchangeStore.shortID(exchange.id)
+            #expect(short.count == 8)
+            #expect(try store.exchange(shortID: short) == exchange)
+            #expect(try store.exchange(shortID: short.lowercased()) == exchange)
+            #expect(try store.exchange(shortID: exchange.id.uuidString) == exchange)
+        }
+        // Same millisecond: the first 12 characters are the same for all twenty.
+        let start = String(exchanges[0].id.uuidString.prefix(8))
+        let ambiguous = try #require(throws: ExchangeStoreError.self) { try store.exchange(shortID: start) }
+        #expect(ambiguous.description == "ID \"\(start)\" matches 20 exchanges; give more characters")
+        #expect(try store.exchange(shortID: "0000-000000000000") == nil)
+        #expect(throws: ExchangeStoreError.self) { try store.exchange(shortID: "abc") }
+    }
 }

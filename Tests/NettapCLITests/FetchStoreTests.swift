@@ -55,7 +55,7 @@ import Testing
             #expect(cells[2] == request.method, "\(line)")
             #expect(cells[3] == (request.status.map(String.init) ?? "http-none"), "\(line)")
             #expect(cells[cells.count - 2] == base + request.target, "\(line)")
-            #expect(cells.last == String(id.prefix(8)), "\(line)")
+            #expect(cells.last == String(id.suffix(8)), "\(line)")
             // Every column starts where the header's does.
             #expect(line.range(of: base + request.target)?.lowerBound.utf16Offset(in: line)
                     == header.range(of: "URL")?.lowerBound.utf16Offset(in: header), "\(line)")

@@ -9,7 +9,7 @@ import Testing
     /// Each command and the options its help must mention.
     static let commands: [(String, [String])] = [
         ("fetch", ["--request", "--header", "--data", "--data-binary", "--body-stream", "--via", "--timeout", "--output",
-                   "--exchange-json", "--store", "--no-store"]),
+                   "--exchange-json", "--store", "--no-store", "--rules"]),
         ("demo", []),
         ("list", filters + ["--limit", "--after", "--json", "--store"]),
         ("show", ["--json", "--store", "ID"]),
@@ -17,6 +17,7 @@ import Testing
         ("import", ["--format", "--session", "--store", "FILE"]),
         ("stats", filters + ["--slowest", "--json", "--store"]),
         ("prune", ["--older-than", "--max-size", "--max-count", "--json", "--store"]),
+        ("rules", ["check", "FILE"]),
     ]
 
     @Test(arguments: commands.map(\.0))

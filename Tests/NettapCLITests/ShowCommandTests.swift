@@ -20,7 +20,7 @@ import Testing
     func jsonRequestAndResponseBodiesAreIndented(via: String) throws {
         let traffic = try CapturedTraffic()
         let id = try Self.id(traffic, via: via, method: "POST", target: "/echo")
-        let result = try Nettap.succeed(["show", "--store", traffic.store, String(id.prefix(8))])
+        let result = try Nettap.succeed(["show", "--store", traffic.store, String(id.suffix(8))])
         let lines = result.lines
         #expect(lines.first == "Exchange  \(id)")
         #expect(lines.contains("Status    200 OK"))
@@ -169,15 +169,16 @@ import Testing
         ]
         let store = try SampleExchange.store(exchanges, in: directory)
 
-        for prefix in ["abcd1", "ABCD2222", "ABCD2222-0000-4000-8000-000000000002"] {
+        // A start, the end that 'nettap list' prints, the whole ID.
+        for prefix in ["abcd1", "ABCD2222", "00000001", "8000-000000000002", "ABCD2222-0000-4000-8000-000000000002"] {
             let result = try Nettap.succeed(["show", "--store", store, prefix])
-            let expected = prefix.lowercased().hasPrefix("abcd1") ? "ABCD1111-0000-4000-8000-000000000001" : "ABCD2222-0000-4000-8000-000000000002"
+            let expected = prefix.lowercased().hasPrefix("abcd1") || prefix.hasSuffix("1") ? "ABCD1111-0000-4000-8000-000000000001" : "ABCD2222-0000-4000-8000-000000000002"
             #expect(result.lines.first == "Exchange  \(expected)", "\(prefix)")
         }
 
         let ambiguous = try Nettap.run(["show", "--store", store, "ABCD"])
         #expect(ambiguous.status == .exited(1))
-        #expect(ambiguous.stderr.contains(#"ID prefix "ABCD" matches 2 exchanges"#), "\(ambiguous)")
+        #expect(ambiguous.stderr.contains(#"ID "ABCD" matches 2 exchanges"#), "\(ambiguous)")
         #expect(ambiguous.stdout.isEmpty)
 
         let missing = try Nettap.run(["show", "--store", store, "FFFF"])

@@ -25,7 +25,7 @@ import Testing
         (["list", "--limit", "5", "--limit", "6"], "option '--limit' was given more than once"),
         (["list", "extra"], "unexpected argument 'extra'"),
         (["show"], "missing argument: ID"),
-        (["show", "xyz"], "ID 'xyz' must be an exchange ID or at least 4 of its first hexadecimal characters"),
+        (["show", "xyz"], "ID 'xyz' must be an exchange ID or at least 4 of its hexadecimal characters, from its start or its end"),
         (["export", "--format", "xml"], "option '--format' expects har, curl or ndjson, not 'xml'"),
         (["export", "--body-dir", "bodies"], "option '--body-dir' applies to --format curl only"),
         (["export", "--failures", "--status"], "option '--status' needs a value <STATUS>"),
@@ -40,7 +40,22 @@ import Testing
         (["prune", "--max-count", "-3"], "option '--max-count' must not be negative, not -3"),
         (["fetch", "--no-store", "--store", "x.sqlite", "http://127.0.0.1:9/"], "use either --store or --no-store, not both"),
         (["fetch", "--via", "proxy", "http://127.0.0.1:9/"], "--via must be 'session', 'protocol' or 'shared', not 'proxy'"),
-    ]
+        (["fetch", "--timeout", "0", "http://127.0.0.1:9/"], "--timeout must be greater than 0"),
+        (["fetch", "--timeout", "soon", "http://127.0.0.1:9/"], "option '--timeout'"),
+    ] + wholeSecondTimeoutCases
+
+    /// corelibs would turn 0.5 s into no timeout and 2.5 s into 2 (docs/linux-foundation-notes.md, fact 3).
+    static var wholeSecondTimeoutCases: [(arguments: [String], message: String)] {
+        #if canImport(Darwin)
+        return []
+        #else
+        return [
+            (["fetch", "--timeout", "0.5", "http://127.0.0.1:9/"],
+             "--timeout 0.5: URLSession on Linux counts timeouts in whole seconds (it would use 0, and 0 means none); give a whole number of seconds"),
+            (["fetch", "--timeout", "2.5", "http://127.0.0.1:9/"], "(it would use 2, and 0 means none)"),
+        ]
+        #endif
+    }
 
     @Test(arguments: cases.indices)
     func usageErrorNamesTheOption(index: Int) throws {

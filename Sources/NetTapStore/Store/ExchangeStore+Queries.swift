@@ -44,6 +44,49 @@ extension ExchangeStore {
         }
     }
 
+    /// The exchange whose ID starts or ends with `fragment` (case-insensitive, at least 4
+    /// characters), for `nettap show`. Captured exchanges have time-ordered IDs, whose first
+    /// characters are shared by every exchange of the same minute, so the short form NetTap prints
+    /// is the end of the ID (`ExchangeStore.shortID`); full IDs and starts still work, as they do
+    /// for imported random IDs. Nil when none matches; throws when several do.
+    public func exchange(shortID fragment: String) throws -> Exchange? {
+        let normalized = fragment.uppercased()
+        guard normalized.count >= 4, normalized.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw ExchangeStoreError.invalidArgument(
+                "exchange ID \"\(fragment)\" must be at least 4 hexadecimal characters from its start or its end")
+        }
+        if let id = UUID(uuidString: normalized) { return try exchange(id: id) }
+        return try queue.read { db in
+            // The start through the ID index (a range scan); the end by scanning that index alone
+            // (it covers id and rowid), never the table with its headers and JSON.
+            let where_ = """
+                rowid IN (SELECT rowid FROM exchanges WHERE id >= ?1 AND id < ?2
+                          UNION SELECT rowid FROM exchanges WHERE substr(id, -length(?1)) = ?1)
+                """
+            let select = try db.cachedStatement(
+                "SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE \(where_) LIMIT 2")
+            select.reset()
+            defer { select.reset() }
+            try select.bind(normalized, at: 1)
+            try select.bind(normalized + "\u{7f}", at: 2)
+            let reader = ExchangeRowReader(db: db, includeBodies: true)
+            var found: [Exchange] = []
+            while try select.step() { found.append(try reader.exchange(from: select)) }
+            if found.count > 1 {
+                let matches = try db.int64(
+                    "SELECT count(*) FROM exchanges WHERE \(where_)", [.text(normalized), .text(normalized + "\u{7f}")])
+                throw ExchangeStoreError.ambiguousID(prefix: fragment, matches: Int(matches))
+            }
+            return found.first
+        }
+    }
+
+    /// The short form of an ID that `exchange(shortID:)` finds: its last 8 characters, which are
+    /// random in time-ordered and random IDs alike.
+    public static func shortID(_ id: UUID) -> String {
+        String(id.uuidString.suffix(8))
+    }
+
     /// One page of matching exchanges, newest first (or oldest first), starting after `cursor`.
     ///
     /// With `includeBodies: false` the bodies keep their metadata and sizes but hold no bytes:

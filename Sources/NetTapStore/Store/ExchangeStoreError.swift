@@ -26,7 +26,7 @@ public enum ExchangeStoreError: Error, Sendable, CustomStringConvertible {
         case .corrupt(let detail):
             return "store is corrupt: \(detail)"
         case .ambiguousID(let prefix, let matches):
-            return "ID prefix \"\(prefix)\" matches \(matches) exchanges; give more characters"
+            return "ID \"\(prefix)\" matches \(matches) exchanges; give more characters"
         case .invalidArgument(let detail):
             return detail
         }

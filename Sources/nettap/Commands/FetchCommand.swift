@@ -93,6 +93,13 @@ struct FetchCommand: Command {
         self.via = via
         let timeout = try arguments.double("--timeout") ?? 60
         guard timeout > 0 else { throw CLIError.usage("--timeout must be greater than 0", command: Self.spec) }
+        if URLLoadingPlatform.timeoutsAreWholeSeconds, timeout != timeout.rounded(.down) {
+            // Passing it on would silently give a shorter timeout, or none at all below 1 s.
+            throw CLIError.usage(
+                "--timeout \(arguments.value("--timeout") ?? "\(timeout)"): URLSession on Linux counts timeouts in whole seconds "
+                    + "(it would use \(Int(timeout)), and 0 means none); give a whole number of seconds",
+                command: Self.spec)
+        }
         self.timeout = timeout
         outputPath = arguments.value("-o")
         exchangeJSONPath = arguments.value("--exchange-json")

@@ -8,8 +8,8 @@ struct ShowCommand: Command {
         name: "show",
         abstract: "Show one exchange: headers, bodies, timing, redirects.",
         discussion: """
-            ID is the exchange ID or a unique prefix of it (at least 4 characters), such as the short
-            ID 'nettap list' prints. Bodies are shown by content type: JSON indented, text as is,
+            ID is the exchange ID, or at least 4 of its characters from its start or its end, such
+            as the short ID 'nettap list' prints (the last 8). Bodies are shown by content type: JSON indented, text as is,
             anything else as a hex dump of its first 256 bytes; truncated, redacted and unavailable
             bodies say so.
 
@@ -21,7 +21,7 @@ struct ShowCommand: Command {
             .init(names: ["--json"], help: "Print the exchange JSON (docs/exchange-json.md)."),
             StoreOption.option,
         ],
-        positionals: [.init(name: "ID", help: "The exchange ID or a unique prefix of it.")]
+        positionals: [.init(name: "ID", help: "The exchange ID, or a unique start or end of it.")]
     )
 
     let storePath: String
@@ -34,7 +34,7 @@ struct ShowCommand: Command {
         let hex = idPrefix.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit), idPrefix.count <= 36 else {
             throw CLIError.usage(
-                "ID '\(idPrefix)' must be an exchange ID or at least 4 of its first hexadecimal characters",
+                "ID '\(idPrefix)' must be an exchange ID or at least 4 of its hexadecimal characters, from its start or its end",
                 command: Self.spec)
         }
         asJSON = arguments.flag("--json")
@@ -42,7 +42,7 @@ struct ShowCommand: Command {
 
     func run() async throws -> Int32 {
         let store = try StoreOption.open(path: storePath, create: false)
-        guard let exchange = try store.exchange(idPrefix: idPrefix) else {
+        guard let exchange = try store.exchange(shortID: idPrefix) else {
             throw CLIError.failure("no exchange with ID \(idPrefix) in \(storePath)")
         }
         if asJSON {

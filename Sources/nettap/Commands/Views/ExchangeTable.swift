@@ -1,5 +1,6 @@
 import Foundation
 import NetTapCore
+import NetTapStore
 
 /// Exchanges as an aligned text table, one per line: `nettap list` and `nettap demo`.
 struct ExchangeTable: Sendable {
@@ -66,7 +67,7 @@ struct ExchangeTable: Sendable {
 
     /// The first 8 characters of the ID: enough for `nettap show` in any store of ordinary size.
     static func shortID(_ id: UUID) -> String {
-        String(id.uuidString.prefix(8))
+        ExchangeStore.shortID(id)
     }
 
     /// Labels, redirects, the rules that changed it, and whether secrets were redacted.
