@@ -183,6 +183,11 @@ final class BenchClient: Sendable {
             NetTap.enable(on: configuration)
             session = URLSession(configuration: configuration)
             tapSession = nil
+        case "plain-delegate":
+            // Attribution only (BENCHMARKS.md): plain URLSession with a delegate that does nothing,
+            // the cost corelibs adds for any session delegate, before NetTap does any work.
+            session = URLSession(configuration: configuration, delegate: IdleSessionDelegate(), delegateQueue: nil)
+            tapSession = nil
         case "naive":
             configuration.protocolClasses = [NaiveForwardingProtocol.self] + (configuration.protocolClasses ?? [])
             session = URLSession(configuration: configuration)
@@ -199,6 +204,9 @@ final class BenchClient: Sendable {
         return try await session.data(from: url).0
     }
 }
+
+/// A session delegate that implements nothing (the protocols' defaults answer every call).
+final class IdleSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {}
 
 struct BenchError: Error, CustomStringConvertible {
     let description: String

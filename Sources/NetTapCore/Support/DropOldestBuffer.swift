@@ -49,18 +49,26 @@ public struct DropOldestBuffer<Element> {
         return element
     }
 
-    /// Everything buffered, oldest first; leaves the buffer empty and its storage released.
+    /// Everything buffered, oldest first; leaves the buffer empty. Storage of up to
+    /// `keptCapacity` slots is kept for the next batch (regrowing it for every batch showed in
+    /// profiles); larger storage, left by a burst, is released.
     public mutating func drain() -> [Element] {
         var drained: [Element] = []
         drained.reserveCapacity(count)
+        let keep = slots.count <= Self.keptCapacity
         for offset in 0..<count {
-            if let element = slots[(head + offset) % slots.count] { drained.append(element) }
+            let index = (head + offset) % slots.count
+            if let element = slots[index] { drained.append(element) }
+            if keep { slots[index] = nil }
         }
-        slots = []
+        if !keep { slots = [] }
         head = 0
         count = 0
         return drained
     }
+
+    /// The most slots `drain()` keeps allocated.
+    static var keptCapacity: Int { 1024 }
 
     /// The oldest `maximum` elements (or all, when fewer wait), oldest first; the rest stay.
     public mutating func drain(upTo maximum: Int) -> [Element] {
