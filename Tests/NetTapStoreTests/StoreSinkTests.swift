@@ -137,6 +137,39 @@ struct StoreSinkTests {
         #expect(try store.withDatabase { db in try db.int64("SELECT max(refs) FROM bodies") } == 1)
     }
 
+    @Test("one batch counts its body references once per body: shared, skipped and new references add up exactly")
+    func coalescedBodyReferences() throws {
+        let directory = try TemporaryDirectory()
+        let store = try ExchangeStore(path: directory.storePath)
+        let sink = StoreSink(store: store, configuration: .init(batchInterval: Self.never, retention: .unlimited))
+        let shared = Data(repeating: 7, count: 3000)
+        let fresh = Data("first seen in the second batch".utf8)
+        let stored = ExchangeFixtures.simple(0, responseBody: shared)
+        sink.receive(.finished(stored))
+        try sink.flush()
+        // Second batch: the stored exchange again (skipped) carrying a body no row has yet, then
+        // five new exchanges sharing the old body and two sharing the new one.
+        var again = stored
+        again.response?.body = CapturedBody(data: fresh, contentType: "text/plain")
+        sink.receive(.finished(again))
+        for index in 1 ... 5 { sink.receive(.finished(ExchangeFixtures.simple(index, responseBody: shared))) }
+        for index in 6 ... 7 { sink.receive(.finished(ExchangeFixtures.simple(index, responseBody: fresh))) }
+        try sink.flush()
+        #expect(sink.counters.duplicates == 1)
+        #expect(try store.count() == 8)
+        let refs = try store.withDatabase { db -> [Int64: Int64] in
+            var refs: [Int64: Int64] = [:]
+            try db.prepare("SELECT size, refs FROM bodies").forEachRow { row in refs[row.int64(at: 0)] = row.int64(at: 1) }
+            return refs
+        }
+        #expect(refs == [Int64(shared.count): 6, Int64(fresh.count): 2])
+        // Every reference is real: each exchange reads back its own bytes.
+        for index in 1 ... 7 {
+            let exchange = try #require(try store.exchanges(limit: 8).exchanges.first { $0.request.url.contains("/items/\(index)?") })
+            #expect(exchange.response?.body?.data == (index <= 5 ? shared : fresh))
+        }
+    }
+
     @Test("retention runs after batches and keeps the store within its limit")
     func retentionAfterBatches() throws {
         let directory = try TemporaryDirectory()

@@ -16,6 +16,8 @@ public final class Database {
     /// The file path of the database.
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// Keeps the closure given to `setCommitHook` alive for as long as SQLite may call it.
+    private var commitHook: CommitHook?
 
     /// How a transaction takes its locks.
     public enum TransactionKind: String, Sendable {
@@ -145,6 +147,50 @@ public final class Database {
                 extendedResultCode: SQLITE_ERROR,
                 message: "journal_mode is \(current ?? "unknown") after asking for \(mode) (file: \(path))",
                 sql: "PRAGMA journal_mode = \(mode)")
+        }
+    }
+
+    // MARK: WAL
+
+    /// Calls `body` after every commit on this connection with the number of frames then in the
+    /// WAL, instead of SQLite's automatic checkpoint (which is this same hook: setting one turns
+    /// `wal_autocheckpoint` off). `body` runs inside the commit, on the connection's queue, and
+    /// may checkpoint through `checkpointPassive()`. Nil restores no hook at all.
+    public func setCommitHook(_ body: ((Database, Int) -> Void)?) {
+        guard let body else {
+            sqlite3_wal_hook(handle, nil, nil)
+            commitHook = nil
+            return
+        }
+        let hook = CommitHook(database: self, body: body)
+        commitHook = hook
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            guard let context else { return SQLITE_OK }
+            let hook = Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue()
+            if let database = hook.database { hook.body(database, Int(frames)) }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// Copies what it can of the WAL into the database file without waiting for readers or
+    /// writers (`SQLITE_CHECKPOINT_PASSIVE`). Returns the frames in the WAL and those copied.
+    @discardableResult
+    public func checkpointPassive() throws -> (walFrames: Int, checkpointed: Int) {
+        var log: Int32 = 0
+        var copied: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        guard code == SQLITE_OK else {
+            throw DatabaseError.last(on: handle, code: code, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        }
+        return (Int(log), Int(copied))
+    }
+
+    private final class CommitHook {
+        weak var database: Database?
+        let body: (Database, Int) -> Void
+        init(database: Database, body: @escaping (Database, Int) -> Void) {
+            self.database = database
+            self.body = body
         }
     }
 

@@ -95,8 +95,7 @@ extension ExchangeStore {
         try select.forEachRow(arguments) { row in
             victims.append((row.int64(at: 0), [row.optionalInt64(at: 1), row.optionalInt64(at: 2)].compactMap { $0 }))
         }
-        let writer = RecordWriter(db: db)
-        var removedBodies = 0
+        let writer = try RecordWriter(db: db)
         for victim in victims {
             // The labels table is keyed for filtering (key, value, time, rowid); the row's own JSON names its entries.
             try db.execute(
@@ -105,10 +104,8 @@ extension ExchangeStore {
                 (SELECT j.key, j.value, e.started_at, e.rowid FROM exchanges e, json_each(e.labels) j WHERE e.rowid = ?)
                 """, [.integer(victim.rowid)])
             try db.execute("DELETE FROM exchanges WHERE rowid = ?", [.integer(victim.rowid)])
-            for body in victim.bodies where try writer.releaseBody(body) {
-                removedBodies += 1
-            }
+            for body in victim.bodies { writer.releaseBody(body) }
         }
-        return (victims.count, removedBodies)
+        return (victims.count, try writer.finish())
     }
 }

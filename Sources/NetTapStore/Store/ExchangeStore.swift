@@ -28,15 +28,19 @@ public final class ExchangeStore: Sendable {
         public var compressionThreshold: Int
         /// SQLite's page cache for this connection, in KiB.
         public var cacheSizeKiB: Int
+        /// Copy the WAL into the file on a second connection and thread (`BackgroundCheckpointer`)
+        /// rather than inside the commit that fills it, so that writes never stall for it.
+        public var checkpointsInBackground: Bool
 
         public init(
             createIfMissing: Bool = true, busyTimeout: TimeInterval = 5, compressionThreshold: Int = 1024,
-            cacheSizeKiB: Int = 16 * 1024
+            cacheSizeKiB: Int = 16 * 1024, checkpointsInBackground: Bool = true
         ) {
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.compressionThreshold = compressionThreshold
             self.cacheSizeKiB = max(0, cacheSizeKiB)
+            self.checkpointsInBackground = checkpointsInBackground
         }
     }
 
@@ -44,6 +48,8 @@ public final class ExchangeStore: Sendable {
     public let path: String
     public let configuration: Configuration
     let queue: DatabaseQueue
+    /// Nil when checkpoints run inside commits (`Configuration.checkpointsInBackground` false).
+    let checkpointer: BackgroundCheckpointer?
     /// What the store knows about itself between calls; read and written on `queue` only.
     let tracker = Protected(Tracker())
 
@@ -80,10 +86,23 @@ public final class ExchangeStore: Sendable {
             // that batches rewrite often once rather than several times. The WAL file is
             // truncated back to 64 MiB at most after a checkpoint.
             try db.execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
-            try db.execute("PRAGMA wal_autocheckpoint = 4000")
+            try db.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
             try db.execute("PRAGMA journal_size_limit = \(64 << 20)")
         }
+        if configuration.checkpointsInBackground {
+            let checkpointer = try BackgroundCheckpointer(
+                path: path, busyTimeout: configuration.busyTimeout, threshold: Self.checkpointPages)
+            self.checkpointer = checkpointer
+            queue.sync { db in
+                db.setCommitHook { writer, frames in checkpointer.commit(walFrames: frames, on: writer) }
+            }
+        } else {
+            checkpointer = nil
+        }
     }
+
+    /// WAL pages after which a checkpoint copies them into the file.
+    static var checkpointPages: Int { 4000 }
 
     /// The schema version this build writes.
     public static var schemaVersion: Int { StoreSchema.migrator.latestVersion }
@@ -95,6 +114,7 @@ public final class ExchangeStore: Sendable {
 
     /// Writes the WAL into the main file and truncates it (for shutdown or before copying the file).
     public func checkpoint() throws {
+        checkpointer?.wait()
         try queue.sync { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 

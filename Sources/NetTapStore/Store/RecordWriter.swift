@@ -1,0 +1,165 @@
+import CSQLite
+import Foundation
+
+/// Writes exchange records inside one transaction on the store's queue: exchange rows, their
+/// label rows, and references to deduplicated bodies.
+///
+/// Body reference counts are coalesced: the first time a transaction refers to a body, one upsert
+/// inserts it or takes a reference; later references to the same bytes in the same transaction,
+/// and references dropped by retention, are only counted, and `finish()` writes one update per
+/// body. A popular body (an empty list, `{"ok":true}`) then costs one statement per batch instead
+/// of one per exchange.
+///
+/// ```swift
+/// try db.inTransaction {
+///     let writer = try RecordWriter(db: db)
+///     for record in records { _ = try writer.insert(record, skipDuplicate: true) }
+///     try writer.finish()  // before the transaction commits
+/// }
+/// ```
+package final class RecordWriter {
+    let db: Database
+    private let insertExchange: Statement
+    private let insertExchangeSkippingDuplicate: Statement
+    private let insertLabel: Statement
+    private let retain: Statement
+    /// Bodies this transaction has referred to, by hash.
+    private var bodyIDs: [[UInt8]: Int64] = [:]
+    /// References taken (positive) or dropped (negative) per body that `finish()` still has to write.
+    private var unwrittenReferences: [Int64: Int] = [:]
+
+    package static let insertSQL = """
+        INSERT INTO exchanges (id, session_id, started_at, started_ref, duration, method, url, host, path, \
+        url_template, status, error_category, error_domain, error_code, error_message, request_size, \
+        response_size, request_body_id, response_body_id, request_headers, response_headers, request_body, \
+        response_body, response_http_version, response_url, labels, capture_path, task_kind, redirects, metrics, \
+        modifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    /// `insertSQL` that leaves an ID already stored alone (the sink's batches).
+    static let insertSkippingDuplicateSQL = insertSQL + " ON CONFLICT (id) DO NOTHING"
+    package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, started_at, exchange_rowid) VALUES (?, ?, ?, ?)"
+    package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
+    /// One statement, one index seek: a new body is inserted, a known one gains a reference.
+    static let retainBodySQL = insertBodySQL + " ON CONFLICT (hash) DO UPDATE SET refs = refs + 1 RETURNING id"
+    static let addReferencesSQL = "UPDATE bodies SET refs = refs + ? WHERE id = ? RETURNING refs"
+
+    /// Prepares (or takes from the connection's cache) the statements a batch uses.
+    init(db: Database) throws {
+        self.db = db
+        insertExchange = try db.cachedStatement(Self.insertSQL)
+        insertExchangeSkippingDuplicate = try db.cachedStatement(Self.insertSkippingDuplicateSQL)
+        insertLabel = try db.cachedStatement(Self.insertLabelSQL)
+        retain = try db.cachedStatement(Self.retainBodySQL)
+    }
+
+    /// Inserts one exchange with its bodies and labels. With `skipDuplicate`, an ID already
+    /// stored is left alone and false returned; without, it throws SQLITE_CONSTRAINT_UNIQUE.
+    func insert(_ record: ExchangeRecord, skipDuplicate: Bool) throws -> Bool {
+        let requestBodyID = try record.requestBody.map(retainBody)
+        let responseBodyID = try record.responseBody.map(retainBody)
+        let statement = skipDuplicate ? insertExchangeSkippingDuplicate : insertExchange
+        statement.reset()
+        defer { statement.reset() }
+        try Self.bind(record, requestBodyID: requestBodyID, responseBodyID: responseBodyID, to: statement)
+        try statement.step()
+        guard db.changes == 1 else {
+            // Already stored: give back the body references taken above.
+            for id in [requestBodyID, responseBodyID].compactMap({ $0 }) { releaseBody(id) }
+            return false
+        }
+        let rowid = db.lastInsertRowID
+        if !record.labelPairs.isEmpty {
+            defer { insertLabel.reset() }
+            for pair in record.labelPairs {
+                insertLabel.reset()
+                try insertLabel.bind(pair.key, at: 1)
+                try insertLabel.bind(pair.value, at: 2)
+                try insertLabel.bind(record.startedAt, at: 3)
+                try insertLabel.bind(rowid, at: 4)
+                try insertLabel.step()
+            }
+        }
+        return true
+    }
+
+    /// Binds the 31 columns of `insertSQL`; shared with the benchmark's baseline.
+    package static func bind(_ record: ExchangeRecord, requestBodyID: Int64?, responseBodyID: Int64?, to statement: Statement)
+        throws
+    {
+        try statement.bind(record.id, at: 1)
+        try statement.bind(record.sessionID, at: 2)
+        try statement.bind(record.startedAt, at: 3)
+        try statement.bind(record.startedRef, at: 4)
+        try statement.bind(record.duration, at: 5)
+        try statement.bind(record.method, at: 6)
+        try statement.bind(record.url, at: 7)
+        try statement.bind(record.host, at: 8)
+        try statement.bind(record.path, at: 9)
+        try statement.bind(record.urlTemplate, at: 10)
+        try statement.bind(record.status, at: 11)
+        try statement.bind(record.errorCategory, at: 12)
+        try statement.bind(record.errorDomain, at: 13)
+        try statement.bind(record.errorCode, at: 14)
+        try statement.bind(record.errorMessage, at: 15)
+        try statement.bind(record.requestSize, at: 16)
+        try statement.bind(record.responseSize, at: 17)
+        try statement.bind(requestBodyID, at: 18)
+        try statement.bind(responseBodyID, at: 19)
+        try statement.bind(record.requestHeaders, at: 20)
+        try statement.bind(record.responseHeaders, at: 21)
+        try statement.bind(record.requestBodyInfo, at: 22)
+        try statement.bind(record.responseBodyInfo, at: 23)
+        try statement.bind(record.httpVersion, at: 24)
+        try statement.bind(record.responseURL, at: 25)
+        try statement.bind(record.labels, at: 26)
+        try statement.bind(record.capturePath, at: 27)
+        try statement.bind(record.taskKind, at: 28)
+        try statement.bind(record.redirects, at: 29)
+        try statement.bind(record.metrics, at: 30)
+        try statement.bind(record.modifications, at: 31)
+    }
+
+    /// The id of the stored body with these bytes, taking one more reference (inserting it if new).
+    func retainBody(_ body: BodyRecord) throws -> Int64 {
+        if let id = bodyIDs[body.hash] {
+            unwrittenReferences[id, default: 0] += 1
+            return id
+        }
+        retain.reset()
+        defer { retain.reset() }
+        try retain.bind(bytes: body.hash, at: 1)
+        try retain.bind(body.size, at: 2)
+        try retain.bind(body.encoding.rawValue, at: 3)
+        try retain.bind(body.stored, at: 4)
+        guard try retain.step() else {
+            throw DatabaseError(extendedResultCode: SQLITE_ERROR, message: "body upsert returned no id", sql: Self.retainBodySQL)
+        }
+        let id = retain.int64(at: 0)
+        bodyIDs[body.hash] = id
+        return id
+    }
+
+    /// Drops one reference to a body; `finish()` deletes bodies left with none.
+    func releaseBody(_ id: Int64) {
+        unwrittenReferences[id, default: 0] -= 1
+    }
+
+    /// Writes the references counted since the last call, one update per body, and deletes the
+    /// bodies no exchange refers to any more. Call it before the transaction commits.
+    /// Returns the number of bodies deleted.
+    @discardableResult
+    func finish() throws -> Int {
+        defer {
+            unwrittenReferences.removeAll(keepingCapacity: true)
+            bodyIDs.removeAll(keepingCapacity: true)
+        }
+        var deleted = 0
+        for (id, delta) in unwrittenReferences where delta != 0 {
+            let update = try db.cachedStatement(Self.addReferencesSQL)
+            guard let refs = try update.scalar([.integer(Int64(delta)), .integer(id)])?.int64, refs <= 0 else { continue }
+            try db.execute("DELETE FROM bodies WHERE id = ?", [.integer(id)])
+            deleted += 1
+        }
+        return deleted
+    }
+}
