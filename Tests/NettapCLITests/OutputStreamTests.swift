@@ -48,5 +48,15 @@ import Testing
         let piped = try Nettap.succeed(["export", "--store", store, "-o", file])
         #expect(piped.stderr.isEmpty)
         #expect(piped.stdout == "Exported 20 exchanges to \(file).")
+
+        // prune shows how far it got after each transaction, then erases the line.
+        let prune = try ChildProcess(
+            executable: script, arguments: ["-qec", "'\(try Nettap.binary())' prune --max-count 5 --store '\(store)'", "/dev/null"])
+        #expect(try prune.waitForExit(timeout: 60) == .exited(0), "\(prune.standardErrorText)")
+        let pruneSeen = try prune.remainingLines(timeout: 10).joined(separator: "\n")
+        #expect(pruneSeen.contains("\r\u{1B}[Kpruning: 15 exchanges removed\r\u{1B}[KRemoved 15 exchanges"), "\(pruneSeen.debugDescription)")
+        let pipedPrune = try Nettap.succeed(["prune", "--max-count", "1", "--store", store])
+        #expect(pipedPrune.stderr.isEmpty)
+        #expect(pipedPrune.stdout.hasPrefix("Removed 4 exchanges"))
     }
 }

@@ -7,18 +7,22 @@ extension ExchangeStore {
     static let sizePruneChunk = 50
 
     /// Removes the oldest exchanges until every given limit is met, in small transactions, and
-    /// gives the freed pages back to the file system.
+    /// gives the freed pages back to the file system. `progress`, when given, is called after
+    /// each transaction with the totals so far (for a progress line; it runs on the caller's thread).
     ///
     /// ```swift
     /// let result = try store.prune(olderThan: Date().addingTimeInterval(-7 * 86_400), maxSize: 200 << 20)
     /// print("removed \(result.removedExchanges) exchanges")
     /// ```
-    public func prune(olderThan cutoff: Date? = nil, maxSize: Int64? = nil, maxCount: Int? = nil) throws -> PruneResult {
+    public func prune(
+        olderThan cutoff: Date? = nil, maxSize: Int64? = nil, maxCount: Int? = nil,
+        progress: ((PruneResult) -> Void)? = nil
+    ) throws -> PruneResult {
         if let maxSize, maxSize < 0 { throw ExchangeStoreError.invalidArgument("maxSize must not be negative") }
         if let maxCount, maxCount < 0 { throw ExchangeStoreError.invalidArgument("maxCount must not be negative") }
         return try prune(
             limits: Limits(cutoff: cutoff?.timeIntervalSince1970, maxCount: maxCount, maxBytes: maxSize),
-            maxChunks: nil)
+            maxChunks: nil, progress: progress)
     }
 
     /// One incremental pass of `policy` (at most `maxChunks` chunks), as the sink runs after a batch.
@@ -36,7 +40,7 @@ extension ExchangeStore {
         var maxBytes: Int64?
     }
 
-    private func prune(limits: Limits, maxChunks: Int?) throws -> PruneResult {
+    private func prune(limits: Limits, maxChunks: Int?, progress: ((PruneResult) -> Void)? = nil) throws -> PruneResult {
         var result = PruneResult()
         result.usedBytesBefore = try queue.sync { db in try usedBytes(db) }
         var chunks = 0
@@ -56,6 +60,7 @@ extension ExchangeStore {
             result.removedExchanges += removed.exchanges
             result.removedBodies += removed.bodies
             chunks += 1
+            progress?(result)
         }
         result.usedBytesAfter = try queue.sync { db in
             if result.removedExchanges > 0 { try db.execute("PRAGMA incremental_vacuum") }

@@ -56,7 +56,14 @@ struct PruneCommand: Command {
     func run() async throws -> Int32 {
         let store = try StoreOption.open(path: storePath, create: false)
         let cutoff = maxAge.map { Date().addingTimeInterval(-$0) }
-        let result = try store.prune(olderThan: cutoff, maxSize: maxSize, maxCount: maxCount)
+        let progress = ProgressLine()
+        let result: PruneResult
+        do {
+            defer { progress.clear() }
+            result = try store.prune(olderThan: cutoff, maxSize: maxSize, maxCount: maxCount) { soFar in
+                progress.update("pruning: \(soFar.removedExchanges) exchanges removed")
+            }
+        }
         let remaining = try store.count()
         if asJSON {
             try JSONPrinter.print(PruneReport(result: result, remaining: remaining))
