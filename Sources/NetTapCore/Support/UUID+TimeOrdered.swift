@@ -20,7 +20,7 @@ extension UUID {
 
     /// A version 7 UUID for `date` whose random bits come from `generator` (for reproducible data).
     public static func timeOrdered(at date: Date, using generator: inout some RandomNumberGenerator) -> UUID {
-        var bytes = UUID().uuid
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  // every byte is written below
         withUnsafeMutableBytes(of: &bytes) { raw in
             let high = generator.next() as UInt64
             let low = generator.next() as UInt64
