@@ -111,11 +111,11 @@ enum StoreBenchmark {
             print(String(format: "  round %d: sink %.0f/s in %d transactions, raw baseline %.0f/s, raw with background checkpoints %.0f/s",
                          round + 1, sinkRates.last ?? 0, sink.batches, baselineRates.last ?? 0, lentRates.last ?? 0))
         }
+        let sinkBest = sinkRates.max() ?? 0
         let lentBest = lentRates.max() ?? 0
         print(String(format: "raw inserts with the store's background checkpointer: %.0f exchanges/s (best of %d); sink / that: %.2f",
-                     lentBest, options.rounds, lentBest > 0 ? (sinkRates.max() ?? 0) / lentBest : 0))
+                     lentBest, options.rounds, lentBest > 0 ? sinkBest / lentBest : 0))
         results["ingestBaselineBackgroundCheckpointsPerSecond"] = lentBest
-        let sinkBest = sinkRates.max() ?? 0
         let baselineBest = baselineRates.max() ?? 0
         let ratio = baselineBest > 0 ? sinkBest / baselineBest : 0
         print(String(format: "ingest through StoreSink: %.0f exchanges/s (best of %d)", sinkBest, options.rounds))

@@ -43,8 +43,9 @@ final class BackgroundCheckpointer: Sendable {
         }
         guard walFrames >= threshold else { return }
         let start = scheduled.withLock { scheduled -> Bool in
-            defer { scheduled = true }
-            return !scheduled
+            guard !scheduled else { return false }
+            scheduled = true
+            return true
         }
         guard start else { return }
         queue.async { [self] db in

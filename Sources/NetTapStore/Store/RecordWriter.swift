@@ -154,10 +154,11 @@ package final class RecordWriter {
             bodyIDs.removeAll(keepingCapacity: true)
         }
         var deleted = 0
+        let update = try db.cachedStatement(Self.addReferencesSQL)
+        let delete = try db.cachedStatement("DELETE FROM bodies WHERE id = ?")
         for (id, delta) in unwrittenReferences where delta != 0 {
-            let update = try db.cachedStatement(Self.addReferencesSQL)
             guard let refs = try update.scalar([.integer(Int64(delta)), .integer(id)])?.int64, refs <= 0 else { continue }
-            try db.execute("DELETE FROM bodies WHERE id = ?", [.integer(id)])
+            try delete.execute([.integer(id)])
             deleted += 1
         }
         return deleted
