@@ -70,5 +70,16 @@ struct SchemaDocumentationTests {
             #expect(text.contains("`\(column)`"), "column \(table).\(column) is not documented")
         }
         #expect(text.contains("schema version \(ExchangeStore.schemaVersion)"))
+        let indexes = try store.withDatabase { db -> [String] in
+            var names: [String] = []
+            try db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").forEachRow { row in
+                names.append(row.string(at: 0) ?? "")
+            }
+            return names
+        }
+        #expect(indexes.count >= 7)
+        for index in indexes {
+            #expect(text.contains("`\(index)`"), "index \(index) is not documented")
+        }
     }
 }

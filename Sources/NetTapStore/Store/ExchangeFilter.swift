@@ -85,8 +85,9 @@ public struct ExchangeFilter: Sendable, Hashable, Codable {
             arguments.append(.text(host.lowercased()))
         }
         if let method {
-            terms.append("upper(\(column)method) = ?")
-            arguments.append(.text(method.uppercased()))
+            // The collation of `exchanges_by_method`, so that the index serves it.
+            terms.append("\(column)method = ? COLLATE NOCASE")
+            arguments.append(.text(method))
         }
         if let statusRange {
             terms.append("\(column)status BETWEEN ? AND ?")

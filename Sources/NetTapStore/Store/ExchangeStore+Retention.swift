@@ -100,7 +100,7 @@ extension ExchangeStore {
         try select.forEachRow(arguments) { row in
             victims.append((row.int64(at: 0), [row.optionalInt64(at: 1), row.optionalInt64(at: 2)].compactMap { $0 }))
         }
-        let writer = try RecordWriter(db: db)
+        let writer = try RecordWriter(db: db, recentBodies: recentBodies)
         for victim in victims {
             // The labels table is keyed for filtering (key, value, time, rowid); the row's own JSON names its entries.
             try db.execute(

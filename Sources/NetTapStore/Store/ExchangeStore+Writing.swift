@@ -23,7 +23,7 @@ extension ExchangeStore {
         }
         try queue.sync { db in
             try db.inTransaction(.immediate) {
-                let writer = try RecordWriter(db: db)
+                let writer = try RecordWriter(db: db, recentBodies: recentBodies)
                 for (index, record) in records.enumerated() {
                     do {
                         _ = try writer.insert(record, skipDuplicate: false)
@@ -48,7 +48,7 @@ extension ExchangeStore {
     func writeBatch(_ records: [ExchangeRecord], droppedEvents: Int) throws -> Int {
         try queue.sync { db in
             let inserted = try db.inTransaction(.immediate) { () -> Int in
-                let writer = try RecordWriter(db: db)
+                let writer = try RecordWriter(db: db, recentBodies: recentBodies)
                 var inserted = 0
                 for record in records where try writer.insert(record, skipDuplicate: true) {
                     inserted += 1

@@ -31,16 +31,20 @@ public final class ExchangeStore: Sendable {
         /// Copy the WAL into the file on a second connection and thread (`BackgroundCheckpointer`)
         /// rather than inside the commit that fills it, so that writes never stall for it.
         public var checkpointsInBackground: Bool
+        /// How many distinct recent bodies the store remembers (about 24 bytes each) to store
+        /// bytes it sees again only once (`RecentBodies`); 0 stores every body anew.
+        public var deduplicationWindow: Int
 
         public init(
             createIfMissing: Bool = true, busyTimeout: TimeInterval = 5, compressionThreshold: Int = 1024,
-            cacheSizeKiB: Int = 16 * 1024, checkpointsInBackground: Bool = true
+            cacheSizeKiB: Int = 16 * 1024, checkpointsInBackground: Bool = true, deduplicationWindow: Int = 65_536
         ) {
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.compressionThreshold = compressionThreshold
             self.cacheSizeKiB = max(0, cacheSizeKiB)
             self.checkpointsInBackground = checkpointsInBackground
+            self.deduplicationWindow = max(0, deduplicationWindow)
         }
     }
 
@@ -52,6 +56,8 @@ public final class ExchangeStore: Sendable {
     let checkpointer: BackgroundCheckpointer?
     /// What the store knows about itself between calls; read and written on `queue` only.
     let tracker = Protected(Tracker())
+    /// The bodies this store wrote most recently; used by `RecordWriter` on `queue` only.
+    let recentBodies: Protected<RecentBodies>
 
     struct Tracker {
         /// Exchanges in the file, as last counted plus what this connection did since.
@@ -67,6 +73,7 @@ public final class ExchangeStore: Sendable {
         }
         self.path = path
         self.configuration = configuration
+        recentBodies = Protected(RecentBodies(capacity: configuration.deduplicationWindow))
         queue = try DatabaseQueue(
             path: path,
             configuration: DatabaseQueue.Configuration(
@@ -79,8 +86,9 @@ public final class ExchangeStore: Sendable {
                     }
                 }))
         try queue.sync { db in
-            try StoreSchema.migrator.migrate(db)
+            // Off before migrating: a migration that rebuilds a table drops the old one.
             try db.execute("PRAGMA foreign_keys = OFF")
+            try StoreSchema.migrator.migrate(db)
             // Measured with nettap-bench store: a 16 MiB page cache keeps the indexes' hot pages,
             // and checkpointing every 4000 pages (16 MiB of WAL) instead of 1000 copies pages
             // that batches rewrite often once rather than several times. The WAL file is

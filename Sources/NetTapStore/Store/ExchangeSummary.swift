@@ -62,6 +62,9 @@ public struct ExchangeSummary: Sendable, Hashable, Codable {
 
 extension ExchangeStore {
     /// Counts, bytes and the `slowest` slowest of the matching exchanges, from one snapshot.
+    ///
+    /// Without a filter, or with only a time range or status, every column it reads is in
+    /// `exchanges_by_time`, so SQLite scans that index instead of the rows.
     public func summary(matching filter: ExchangeFilter = ExchangeFilter(), slowest: Int = 10) throws -> ExchangeSummary {
         let condition = filter.sqlCondition()
         return try queue.read { db in
@@ -99,9 +102,12 @@ extension ExchangeStore {
                 summary.errorsByCategory[row.string(at: 0) ?? ""] = row.int(at: 1)
             }
             if slowest > 0 {
+                // The ranking reads only rowid and duration, which `exchanges_by_time` holds;
+                // the rows are fetched for the few that make it.
                 let slow = """
-                    SELECT id, method, url, status, duration, started_ref FROM exchanges \
-                    WHERE duration IS NOT NULL AND \(condition.sql) ORDER BY duration DESC, rowid DESC LIMIT ?
+                    SELECT id, method, url, status, duration, started_ref FROM exchanges WHERE rowid IN \
+                    (SELECT rowid FROM exchanges WHERE duration IS NOT NULL AND \(condition.sql) \
+                    ORDER BY duration DESC, rowid DESC LIMIT ?) ORDER BY duration DESC, rowid DESC
                     """
                 try db.cachedStatement(slow).forEachRow(condition.arguments + [.integer(Int64(slowest))]) { row in
                     guard let id = row.string(at: 0).flatMap(UUID.init(uuidString:)) else {

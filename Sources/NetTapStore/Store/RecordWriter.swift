@@ -1,18 +1,20 @@
 import CSQLite
 import Foundation
+import NetTapCore
 
 /// Writes exchange records inside one transaction on the store's queue: exchange rows, their
 /// label rows, and references to deduplicated bodies.
 ///
-/// Body reference counts are coalesced: the first time a transaction refers to a body, one upsert
-/// inserts it or takes a reference; later references to the same bytes in the same transaction,
-/// and references dropped by retention, are only counted, and `finish()` writes one update per
-/// body. A popular body (an empty list, `{"ok":true}`) then costs one statement per batch instead
-/// of one per exchange.
+/// Bodies are deduplicated through the store's `RecentBodies`: bytes it remembers gain a
+/// reference on the row it names, checked by id and hash in one update; other bytes are
+/// inserted as a new row. Reference counts are coalesced: later references to the same bytes
+/// in the same transaction, and references dropped by retention, are only counted, and
+/// `finish()` writes one update per body. A popular body (an empty list, `{"ok":true}`) then
+/// costs one statement per batch instead of one per exchange.
 ///
 /// ```swift
 /// try db.inTransaction {
-///     let writer = try RecordWriter(db: db)
+///     let writer = try RecordWriter(db: db, recentBodies: store.recentBodies)
 ///     for record in records { _ = try writer.insert(record, skipDuplicate: true) }
 ///     try writer.finish()  // before the transaction commits
 /// }
@@ -22,7 +24,9 @@ package final class RecordWriter {
     private let insertExchange: Statement
     private let insertExchangeSkippingDuplicate: Statement
     private let insertLabel: Statement
-    private let retain: Statement
+    private let insertBody: Statement
+    private let referRecentBody: Statement
+    private let recentBodies: Protected<RecentBodies>
     /// Bodies this transaction has referred to, by hash.
     private var bodyIDs: [[UInt8]: Int64] = [:]
     /// References taken (positive) or dropped (negative) per body that `finish()` still has to write.
@@ -39,17 +43,40 @@ package final class RecordWriter {
     static let insertSkippingDuplicateSQL = insertSQL + " ON CONFLICT (id) DO NOTHING"
     package static let insertLabelSQL = "INSERT INTO exchange_labels (key, value, started_at, exchange_rowid) VALUES (?, ?, ?, ?)"
     package static let insertBodySQL = "INSERT INTO bodies (hash, size, encoding, data, refs) VALUES (?, ?, ?, ?, 1)"
-    /// One statement, one index seek: a new body is inserted, a known one gains a reference.
-    static let retainBodySQL = insertBodySQL + " ON CONFLICT (hash) DO UPDATE SET refs = refs + 1 RETURNING id"
+    /// Takes a reference to a remembered body, if that row still holds those bytes.
+    static let referRecentBodySQL = "UPDATE bodies SET refs = refs + 1 WHERE id = ? AND hash = ?"
     static let addReferencesSQL = "UPDATE bodies SET refs = refs + ? WHERE id = ? RETURNING refs"
 
-    /// Prepares (or takes from the connection's cache) the statements a batch uses.
-    init(db: Database) throws {
+    /// Prepares (or takes from the connection's cache) the statements a batch uses. The first
+    /// writer of a store fills `recentBodies` with the file's newest bodies.
+    init(db: Database, recentBodies: Protected<RecentBodies>) throws {
         self.db = db
+        self.recentBodies = recentBodies
         insertExchange = try db.cachedStatement(Self.insertSQL)
         insertExchangeSkippingDuplicate = try db.cachedStatement(Self.insertSkippingDuplicateSQL)
         insertLabel = try db.cachedStatement(Self.insertLabelSQL)
-        retain = try db.cachedStatement(Self.retainBodySQL)
+        insertBody = try db.cachedStatement(Self.insertBodySQL)
+        referRecentBody = try db.cachedStatement(Self.referRecentBodySQL)
+        if !recentBodies.withLock({ $0.isWarm }) { try warmUp() }
+    }
+
+    /// Reads the ids and hashes of the newest bodies, oldest of them first, so that a relaunched
+    /// app deduplicates against what it stored before. `hash` is the row's first column after the
+    /// id, so this never reads the bytes themselves.
+    private func warmUp() throws {
+        let capacity = recentBodies.withLock { $0.capacity }
+        var newest: [(key: UInt64, id: Int64)] = []
+        if capacity > 0 {
+            try db.prepare("SELECT id, hash FROM bodies ORDER BY id DESC LIMIT ?").forEachRow([.integer(Int64(capacity))]) { row in
+                guard let hash = row.data(at: 1) else { return }
+                newest.append((RecentBodies.key([UInt8](hash)), row.int64(at: 0)))
+            }
+        }
+        recentBodies.withLock { recent in
+            guard !recent.isWarm else { return }
+            for entry in newest.reversed() { recent.remember(entry.key, id: entry.id) }
+            recent.markWarm()
+        }
     }
 
     /// Inserts one exchange with its bodies and labels. With `skipDuplicate`, an ID already
@@ -125,16 +152,28 @@ package final class RecordWriter {
             unwrittenReferences[id, default: 0] += 1
             return id
         }
-        retain.reset()
-        defer { retain.reset() }
-        try retain.bind(bytes: body.hash, at: 1)
-        try retain.bind(body.size, at: 2)
-        try retain.bind(body.encoding.rawValue, at: 3)
-        try retain.bind(body.stored, at: 4)
-        guard try retain.step() else {
-            throw DatabaseError(extendedResultCode: SQLITE_ERROR, message: "body upsert returned no id", sql: Self.retainBodySQL)
+        let key = RecentBodies.key(body.hash)
+        if let id = recentBodies.withLock({ $0.id(for: key) }) {
+            referRecentBody.reset()
+            defer { referRecentBody.reset() }
+            try referRecentBody.bind(id, at: 1)
+            try referRecentBody.bind(bytes: body.hash, at: 2)
+            try referRecentBody.step()
+            if db.changes == 1 {
+                bodyIDs[body.hash] = id
+                return id
+            }
+            // Deleted since, or the id now holds other bytes: store these again below.
         }
-        let id = retain.int64(at: 0)
+        insertBody.reset()
+        defer { insertBody.reset() }
+        try insertBody.bind(bytes: body.hash, at: 1)
+        try insertBody.bind(body.size, at: 2)
+        try insertBody.bind(body.encoding.rawValue, at: 3)
+        try insertBody.bind(body.stored, at: 4)
+        try insertBody.step()
+        let id = db.lastInsertRowID
+        recentBodies.withLock { $0.remember(key, id: id) }
         bodyIDs[body.hash] = id
         return id
     }
