@@ -198,6 +198,8 @@ enum StoreBenchmark {
             ("URL contains /orders/", ExchangeFilter(urlContains: "/orders/"), nil),
             ("host + 5xx + label", ExchangeFilter(host: "api.example.com", statusRange: 500 ... 599, labels: ["screen": "feed"]), nil),
             ("failures only", ExchangeFilter(failuresOnly: true), nil),
+            ("method DELETE", ExchangeFilter(method: "delete"), nil),
+            ("endpoint /v2/orders/{id}", ExchangeFilter(urlTemplate: "/v2/orders/{id}"), nil),
             ("host, page from the middle", ExchangeFilter(host: "api.example.com"), middle),
             ("last hour", ExchangeFilter(since: Date(timeIntervalSince1970: 1_764_000_000 + Double(rows) * 0.01 - 3600)), nil),
         ]

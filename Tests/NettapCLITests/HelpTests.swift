@@ -4,7 +4,7 @@ import Testing
 /// `--help` on every command: exit 0, usage on stdout, every option named; the top-level help
 /// lists every command.
 @Suite struct HelpTests {
-    static let filters = ["--since", "--until", "--host", "--method", "--status", "--error", "--label", "--session", "--url", "--path", "--failures"]
+    static let filters = ["--since", "--until", "--host", "--method", "--status", "--error", "--label", "--session", "--url", "--template", "--path", "--failures"]
 
     /// Each command and the options its help must mention.
     static let commands: [(String, [String])] = [

@@ -52,7 +52,7 @@ import Testing
         #expect(lines.contains("Errors     http-none 1"))
         let slowest = try #require(lines.firstIndex(of: "Slowest"))
         #expect(lines[(slowest + 1)...].prefix { $0.hasPrefix("  ") }.count == 5)
-        #expect(lines.contains("Store      \(traffic.store) (schema 1)"))
+        #expect(lines.contains("Store      \(traffic.store) (schema 2)"))
 
         let filtered = try Nettap.succeed(["stats", "--store", traffic.store, "--status", "4xx", "--slowest", "0"])
         #expect(filtered.lines.first == "Exchanges  2 (of \(count) in the store)")

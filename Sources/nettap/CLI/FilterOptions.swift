@@ -17,6 +17,9 @@ enum FilterOptions {
         .init(names: ["--label"], valueName: "KEY=VALUE", help: "Only exchanges carrying this label.", isRepeatable: true),
         .init(names: ["--session"], valueName: "ID", help: "Only this capture session."),
         .init(names: ["--url"], valueName: "TEXT", help: "Only URLs containing TEXT (without case)."),
+        .init(
+            names: ["--template"], valueName: "TEMPLATE",
+            help: "Only this endpoint: the path with its ids as {id}, e.g. '/users/{id}' (column url_template)."),
         .init(names: ["--path"], valueName: "PATH", help: "Only this capture path: protocol, session or import."),
         .init(names: ["--failures"], help: "Only failures: status 400 or above, or no response."),
     ]
@@ -62,6 +65,7 @@ enum FilterOptions {
         }
         filter.sessionID = try nonEmpty(arguments, "--session")
         filter.urlContains = try nonEmpty(arguments, "--url")
+        filter.urlTemplate = try nonEmpty(arguments, "--template")
         if let text = arguments.value("--path") {
             guard let path = CapturePath(rawValue: text.lowercased()) else {
                 throw CLIError.usage("option '--path' expects protocol, session or import, not '\(text)'", command: spec)
