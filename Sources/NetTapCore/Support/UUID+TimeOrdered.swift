@@ -8,14 +8,14 @@ extension UUID {
     /// index on the id then grows at its end, as the time index does, instead of touching a random
     /// page for every row (with random version 4 ids that made each batch rewrite most of the
     /// index; see BENCHMARKS.md, store). The ids stay unique and unguessable enough for their use.
+    ///
+    /// The random bits come from `IDRandomness`, a generator seeded once from the system's: on
+    /// Linux `UUID()` opens, reads and closes `/dev/urandom` on every call (3.9 µs in a probe,
+    /// docs/linux-foundation-notes.md) and each system draw is a `getrandom` call (0.4 µs), while
+    /// this runs once per captured request.
     public static func timeOrdered(at date: Date = Date()) -> UUID {
-        // A version 4 UUID is 122 random bits from one draw of the system generator, half the
-        // cost of two 64-bit draws here (it runs once per captured request).
-        var bytes = UUID().uuid
-        withUnsafeMutableBytes(of: &bytes) { raw in
-            stamp(raw, milliseconds: milliseconds(since1970: date))
-        }
-        return UUID(uuid: bytes)
+        var generator = IDRandomness.Draw()
+        return timeOrdered(at: date, using: &generator)
     }
 
     /// A version 7 UUID for `date` whose random bits come from `generator` (for reproducible data).
@@ -44,5 +44,53 @@ extension UUID {
         for index in 0 ..< 6 { raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
         raw[6] = 0x70 | (raw[6] & 0x0F)  // version 7, then 12 random bits
         raw[8] = 0x80 | (raw[8] & 0x3F)  // variant 10, then 62 random bits
+    }
+}
+
+/// The random bits of time-ordered ids: one xoshiro256** generator per process, seeded from the
+/// system generator the first time an id is made and advanced under a lock.
+///
+/// Ids need to be unique and not follow from the clock, not to be secret: nothing in NetTap
+/// authorizes anything by an exchange id. Two processes collide only if their 256-bit seeds
+/// match. (A process that forks without exec continues the same sequence in both halves.)
+enum IDRandomness {
+    private static let state = Protected(Xoshiro256StarStar(seededBy: SystemRandomNumberGenerator()))
+
+    /// Hands out numbers from the shared generator, one lock per number.
+    struct Draw: RandomNumberGenerator {
+        mutating func next() -> UInt64 {
+            IDRandomness.state.withLock { $0.next() }
+        }
+    }
+}
+
+/// xoshiro256** (Blackman and Vigna, 2018): 256 bits of state, fast and well distributed.
+struct Xoshiro256StarStar: RandomNumberGenerator {
+    private var s0, s1, s2, s3: UInt64
+
+    init(seededBy seed: some RandomNumberGenerator) {
+        var seed = seed
+        repeat {
+            s0 = seed.next()
+            s1 = seed.next()
+            s2 = seed.next()
+            s3 = seed.next()
+        } while s0 | s1 | s2 | s3 == 0  // the one state it must never have
+    }
+
+    mutating func next() -> UInt64 {
+        let result = rotate(s1 &* 5, 7) &* 9
+        let t = s1 << 17
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = rotate(s3, 45)
+        return result
+    }
+
+    private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 {
+        (x << k) | (x >> (64 - k))
     }
 }
