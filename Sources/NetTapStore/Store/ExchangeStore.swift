@@ -31,7 +31,7 @@ public final class ExchangeStore: Sendable {
         /// Copy the WAL into the file on a second connection and thread (`BackgroundCheckpointer`)
         /// rather than inside the commit that fills it, so that writes never stall for it.
         public var checkpointsInBackground: Bool
-        /// How many distinct recent bodies the store remembers (about 24 bytes each) to store
+        /// How many distinct recent bodies the store remembers (about 40 bytes each) to store
         /// bytes it sees again only once (`RecentBodies`); 0 stores every body anew.
         public var deduplicationWindow: Int
 

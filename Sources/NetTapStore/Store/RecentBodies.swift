@@ -2,8 +2,8 @@
 /// bodies without an index on `bodies.hash`.
 ///
 /// A persistent index keyed by a hash puts every new key on a random page, so each new body
-/// cost a page written to the WAL and again at checkpoint; measured with the `sqlite3` shell on
-/// the benchmark's rows, dropping that index made ingest about 1.6 times faster. Repeated
+/// cost a page written to the WAL and again at checkpoint; measured with Python's `sqlite3` on
+/// the benchmark's rows, that index cost about a third of the ingest rate (BENCHMARKS.md). Repeated
 /// bodies are the same few responses fetched again and again, so a bounded memory of recent
 /// ones finds nearly all of them. A body last seen longer ago than `capacity` distinct bodies
 /// is stored again, as a second row; both rows are complete and counted, only space is spent.
@@ -23,7 +23,7 @@ struct RecentBodies {
     /// Keys in clock order; `hand` is the next one considered for eviction.
     private var ring: [UInt64] = []
     private var hand = 0
-    /// Whether the newest bodies of the file have been read in (`needsWarmUp`).
+    /// Whether the newest bodies of the file have been read in (`RecordWriter.warmUp()`).
     private(set) var isWarm = false
 
     private struct Entry {

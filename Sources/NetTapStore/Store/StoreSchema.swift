@@ -85,7 +85,7 @@ enum StoreSchema {
         """
 
     /// Measured with the benchmark's rows in the `sqlite3` shell (BENCHMARKS.md): the unique
-    /// index on body hashes halved the ingest rate, because every new body wrote a random page
+    /// index on body hashes cost about a third of the ingest rate, because every new body wrote a random page
     /// of it; `RecentBodies` now finds repeated bytes instead. The new indexes are keyed so that
     /// rows arrive at a few insertion points in time order (a method, an endpoint), never at
     /// random positions as an index led by a path, duration or size would. `exchanges_by_time`
