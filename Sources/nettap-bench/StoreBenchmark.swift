@@ -97,20 +97,45 @@ enum StoreBenchmark {
         let transactionSize = sinkConfiguration(count: options.count).maxBatchSize
         print("  both write transactions of up to \(transactionSize) exchanges (StoreSink.Configuration.maxBatchSize)")
         var lentRates: [Double] = []
+        // CPU time of the whole process (every thread) per exchange, in microseconds.
+        var sinkCPU: [Double] = [], baselineCPU: [Double] = [], lentCPU: [Double] = []
+        func microseconds(sinceCPU start: Double) -> Double { (ProcessMemory.cpuSeconds() - start) * 1e6 / Double(options.count) }
         for round in 0 ..< options.rounds {
+            var cpuStart = ProcessMemory.cpuSeconds()
             let baselineSeconds = try baselineRows.insert(
                 into: directory.appendingPathComponent("baseline-\(round).sqlite").path, batchSize: transactionSize,
                 backgroundCheckpoints: false)
+            baselineCPU.append(microseconds(sinceCPU: cpuStart))
             baselineRates.append(Double(options.count) / baselineSeconds)
+            cpuStart = ProcessMemory.cpuSeconds()
             let lentSeconds = try baselineRows.insert(
                 into: directory.appendingPathComponent("baseline-bg-\(round).sqlite").path, batchSize: transactionSize,
                 backgroundCheckpoints: true)
+            lentCPU.append(microseconds(sinceCPU: cpuStart))
             lentRates.append(Double(options.count) / lentSeconds)
+            cpuStart = ProcessMemory.cpuSeconds()
             let sink = try ingestThroughSink(exchanges, path: directory.appendingPathComponent("sink-\(round).sqlite").path)
+            sinkCPU.append(microseconds(sinceCPU: cpuStart))
             sinkRates.append(Double(options.count) / sink.seconds)
-            print(String(format: "  round %d: sink %.0f/s in %d transactions, raw baseline %.0f/s, raw with background checkpoints %.0f/s",
-                         round + 1, sinkRates.last ?? 0, sink.batches, baselineRates.last ?? 0, lentRates.last ?? 0))
+            // The next round should not pay for writing this one's files back to disk: removing
+            // them drops their dirty pages, which the kernel would otherwise flush on the same two
+            // cores while the next round runs. The last sink file stays for the read measurement.
+            if options.keepDirectory == nil {
+                for name in ["baseline-\(round)", "baseline-bg-\(round)"] + (round < options.rounds - 1 ? ["sink-\(round)"] : []) {
+                    removeStore(directory.appendingPathComponent("\(name).sqlite").path)
+                }
+            }
+            print(String(format: "  round %d: sink %.0f/s in %d transactions (CPU %.1f us each), raw baseline %.0f/s (CPU %.1f us), raw with background checkpoints %.0f/s (CPU %.1f us)",
+                         round + 1, sinkRates.last ?? 0, sink.batches, sinkCPU.last ?? 0, baselineRates.last ?? 0,
+                         baselineCPU.last ?? 0, lentRates.last ?? 0, lentCPU.last ?? 0))
         }
+        // The sink's CPU includes encoding (column values, SHA-256, zlib), which the baseline did beforehand.
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        print(String(format: "CPU per exchange, all threads, median of rounds: sink %.1f us, raw baseline %.1f us, raw with background checkpoints %.1f us",
+                     median(sinkCPU), median(baselineCPU), median(lentCPU)))
+        results["ingestSinkCPUMicroseconds"] = median(sinkCPU)
+        results["ingestBaselineCPUMicroseconds"] = median(baselineCPU)
+        results["ingestBaselineBackgroundCheckpointsCPUMicroseconds"] = median(lentCPU)
         let sinkBest = sinkRates.max() ?? 0
         let lentBest = lentRates.max() ?? 0
         print(String(format: "raw inserts with the store's background checkpointer: %.0f exchanges/s (best of %d); sink / that: %.2f",
@@ -152,6 +177,11 @@ enum StoreBenchmark {
         let elapsed = seconds(since: start)
         print(String(format: "read with forEach (bodies included): %.0f exchanges/s (%d exchanges, %d body bytes)", Double(read) / elapsed, read, bodyBytes))
         results["readPerSecond"] = Double(read) / elapsed
+    }
+
+    /// Removes a store file and its WAL and shared-memory files.
+    private static func removeStore(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// The sink as an app configures it (default batching), with room for every exchange.

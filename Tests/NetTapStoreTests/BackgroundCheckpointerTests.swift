@@ -27,7 +27,7 @@ struct BackgroundCheckpointerTests {
         let store = try ExchangeStore(path: directory.storePath)
         let checkpointer = try #require(store.checkpointer)
         let sizeBefore = try Self.fileSize(directory.storePath)
-        // 2,400 exchanges with 8 KiB bodies: about 20 MiB of pages, over the 4,000-page threshold.
+        // 2,400 exchanges with 8 KiB bodies: about 20 MiB of pages, over the 16 MiB threshold.
         for batch in 0 ..< 12 {
             let exchanges = (0 ..< 200).map { offset -> Exchange in
                 let index = batch * 200 + offset

@@ -42,8 +42,7 @@ public struct DropOldestBuffer<Element> {
     /// Removes and returns the oldest element.
     public mutating func removeFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = slots[head]
-        slots[head] = nil
+        let element = slots[head].take()
         head = (head + 1) % slots.count
         count -= 1
         return element
@@ -57,9 +56,8 @@ public struct DropOldestBuffer<Element> {
         drained.reserveCapacity(count)
         let keep = slots.count <= Self.keptCapacity
         for offset in 0..<count {
-            let index = (head + offset) % slots.count
-            if let element = slots[index] { drained.append(element) }
-            if keep { slots[index] = nil }
+            // Moved out, not copied: an exchange holds dozens of references to retain and release.
+            if let element = slots[(head + offset) % slots.count].take() { drained.append(element) }
         }
         if !keep { slots = [] }
         head = 0
@@ -79,13 +77,18 @@ public struct DropOldestBuffer<Element> {
         return drained
     }
 
-    /// Doubles the storage (at most to `limit`), laying the elements out from index 0.
+    /// Doubles the storage (at most to `limit`), laying the elements out from index 0. Elements
+    /// are moved, never copied (a copy of an exchange retains and later releases each of its
+    /// strings and buffers; under a burst this showed in profiles of the store sink).
     private mutating func grow() {
         let capacity = min(limit, max(16, slots.count * 2))
-        var larger: [Element?] = []
-        larger.reserveCapacity(capacity)
-        for offset in 0..<count { larger.append(slots[(head + offset) % slots.count]) }
-        larger.append(contentsOf: repeatElement(nil, count: capacity - count))
+        if head == 0 {
+            // Not wrapped: the array grows in place, moving its elements.
+            slots.append(contentsOf: repeatElement(nil, count: capacity - slots.count))
+            return
+        }
+        var larger = [Element?](repeating: nil, count: capacity)
+        for offset in 0..<count { larger[offset] = slots[(head + offset) % slots.count].take() }
         slots = larger
         head = 0
     }

@@ -12,40 +12,34 @@ import Foundation
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash(_ bytes: some ContiguousBytes) -> [UInt8] {
-        var state = initialState
-        let digest = bytes.withUnsafeBytes { buffer -> [UInt8] in
+        var state = State()
+        bytes.withUnsafeBytes { buffer in
             let count = buffer.count
             var offset = 0
             while offset + 64 <= count {
-                compress(&state, UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + 64]))
+                state.compress(buffer.baseAddress.unsafelyUnwrapped + offset)
                 offset += 64
             }
-            // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
-            var tail = [UInt8](repeating: 0, count: 128)
-            let remaining = count - offset
-            for index in 0 ..< remaining { tail[index] = buffer[offset + index] }
-            tail[remaining] = 0x80
-            let tailLength = remaining + 9 <= 64 ? 64 : 128
-            let bitLength = UInt64(count) &* 8
-            for index in 0 ..< 8 {
-                tail[tailLength - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index)))
-            }
-            tail.withUnsafeBytes { padded in
-                compress(&state, UnsafeRawBufferPointer(rebasing: padded[0 ..< 64]))
-                if tailLength == 128 {
-                    compress(&state, UnsafeRawBufferPointer(rebasing: padded[64 ..< 128]))
+            // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number, in one or
+            // two final blocks built on the stack.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let remaining = count - offset
+                tail.initialize(repeating: 0)
+                if remaining > 0 {
+                    UnsafeMutableRawBufferPointer(tail).copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[offset...]))
                 }
+                tail[remaining] = 0x80
+                let tailLength = remaining + 9 <= 64 ? 64 : 128
+                let bitLength = UInt64(count) &* 8
+                for index in 0 ..< 8 {
+                    tail[tailLength - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index)))
+                }
+                let base = UnsafeRawPointer(tail.baseAddress.unsafelyUnwrapped)
+                state.compress(base)
+                if tailLength == 128 { state.compress(base + 64) }
             }
-            var out = [UInt8](repeating: 0, count: 32)
-            for (index, word) in state.enumerated() {
-                out[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
-                out[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
-                out[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
-                out[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
-            }
-            return out
         }
-        return digest
+        return state.digest
     }
 
     /// Lowercase hexadecimal of a digest.
@@ -60,11 +54,7 @@ public enum SHA256 {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static let initialState: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
-
-    private static let roundConstants: [UInt32] = [
+    fileprivate static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -75,40 +65,58 @@ public enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    @inline(__always)
-    private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
-    }
+    /// The eight working words, kept in stored properties (not an array) so that the compiler
+    /// holds them in registers across a block.
+    private struct State {
+        var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
+        var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
 
-    /// Processes one 64-byte block.
-    private static func compress(_ state: inout [UInt32], _ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for index in 0 ..< 16 {
-                let base = index * 4
-                w[index] = UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16
-                    | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
-            }
-            for index in 16 ..< 64 {
-                let s0 = rotr(w[index - 15], 7) ^ rotr(w[index - 15], 18) ^ (w[index - 15] >> 3)
-                let s1 = rotr(w[index - 2], 17) ^ rotr(w[index - 2], 19) ^ (w[index - 2] >> 10)
-                w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
-            }
-            var a = state[0], b = state[1], c = state[2], d = state[3]
-            var e = state[4], f = state[5], g = state[6], h = state[7]
-            roundConstants.withUnsafeBufferPointer { k in
-                for index in 0 ..< 64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    h = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
+        var digest: [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
+                for (index, word) in [h0, h1, h2, h3, h4, h5, h6, h7].enumerated() {
+                    out[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+                    out[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                    out[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                    out[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
                 }
+                initialized = 32
             }
-            state[0] = state[0] &+ a; state[1] = state[1] &+ b; state[2] = state[2] &+ c; state[3] = state[3] &+ d
-            state[4] = state[4] &+ e; state[5] = state[5] &+ f; state[6] = state[6] &+ g; state[7] = state[7] &+ h
+        }
+
+        @inline(__always)
+        private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
+            (value >> count) | (value << (32 - count))
+        }
+
+        /// Processes the 64-byte block at `block`.
+        mutating func compress(_ block: UnsafeRawPointer) {
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+                let w = buffer.baseAddress.unsafelyUnwrapped
+                for index in 0 ..< 16 {
+                    w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+                }
+                for index in 16 ..< 64 {
+                    let x = w[index - 15], y = w[index - 2]
+                    let s0 = Self.rotr(x, 7) ^ Self.rotr(x, 18) ^ (x >> 3)
+                    let s1 = Self.rotr(y, 17) ^ Self.rotr(y, 19) ^ (y >> 10)
+                    w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
+                }
+                var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                    let k = constants.baseAddress.unsafelyUnwrapped
+                    for index in 0 ..< 64 {
+                        let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
+                        let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        h = g; g = f; f = e; e = d &+ t1
+                        d = c; c = b; b = a; a = t1 &+ s0 &+ majority
+                    }
+                }
+                h0 = h0 &+ a; h1 = h1 &+ b; h2 = h2 &+ c; h3 = h3 &+ d
+                h4 = h4 &+ e; h5 = h5 &+ f; h6 = h6 &+ g; h7 = h7 &+ h
+            }
         }
     }
 }
