@@ -74,5 +74,20 @@ struct EncodingHelpersTests {
         headers.add(name: "x-a", value: "\u{1}")
         let decoded = try JSONDecoder().decode([HTTPHeaderField].self, from: Data(ExchangeRecord.json(headers).utf8))
         #expect(HTTPHeaders(decoded) == headers)
+        #expect(ExchangeRecord.json(HTTPHeaders()) == "[]")
+        let one: HTTPHeaders = ["Accept": "*/*"]
+        #expect(ExchangeRecord.json(one) == #"[{"name":"Accept","value":"*/*"}]"#)
+    }
+
+    @Test("the id text the store writes is exactly Foundation's uuidString")
+    func storedIDText() throws {
+        var ids = [UUID(), UUID.timeOrdered()]
+        ids.append(try #require(UUID(uuidString: "00000000-0000-0000-0000-000000000000")))
+        ids.append(try #require(UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")))
+        ids.append(try #require(UUID(uuidString: "0123abcd-4567-89ef-0a1b-2c3d4e5f6a7b")))
+        ids += (0 ..< 500).map { _ in UUID() }
+        for id in ids {
+            #expect(id.storedText == id.uuidString)
+        }
     }
 }

@@ -8,7 +8,7 @@ extension ExchangeStore {
             let select = try db.cachedStatement("SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE id = ?")
             select.reset()
             defer { select.reset() }
-            try select.bind(id.uuidString, at: 1)
+            try select.bind(id.storedText, at: 1)
             guard try select.step() else { return nil }
             return try ExchangeRowReader(db: db, includeBodies: true).exchange(from: select)
         }

@@ -94,6 +94,17 @@ struct JSONWriter {
         bool(value)
     }
 
+    /// Appends `text` as it is, for a fixed shape written by hand (`ExchangeRecord.json(_: HTTPHeaders)`):
+    /// it does not take part in the commas that the structured calls above add.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` quoted and escaped, without a comma; see `raw(_:)`.
+    mutating func quoted(_ value: String) {
+        writeString(value)
+    }
+
     private mutating func separate() {
         guard let last = needsComma.last else { return }
         if last { bytes.append(UInt8(ascii: ",")) }
