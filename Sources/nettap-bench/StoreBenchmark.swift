@@ -20,6 +20,8 @@ enum StoreBenchmark {
         var rounds = 3
         /// Keep the stores in this directory instead of a temporary one that is removed.
         var keepDirectory: String?
+        /// Ingest through one side only (`sink`, `baseline` or `lent`), to profile it alone with `perf`.
+        var only: String?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -34,9 +36,10 @@ enum StoreBenchmark {
             case ("--query-rows", let value?) where Int(value).map({ $0 >= 0 }) == true: options.queryRows = Int(value) ?? 0
             case ("--rounds", let value?) where Int(value).map({ $0 > 0 }) == true: options.rounds = Int(value) ?? 1
             case ("--keep", let value?): options.keepDirectory = value
+            case ("--only", let value?) where ["sink", "baseline", "lent"].contains(value): options.only = value
             default:
                 FileHandle.standardError.write(Data(
-                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR]\n".utf8))
+                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent]\n".utf8))
                 return 2
             }
             index += 2
@@ -77,7 +80,7 @@ enum StoreBenchmark {
         // 2. Ingest: sink against the raw baseline (holds the generated exchanges in memory).
         resetPeakMemory()
         try measureIngest(options, directory: directory, into: &results)
-        if options.queryRows == 0 {
+        if options.queryRows == 0, options.only == nil {
             try measureRead(path: directory.appendingPathComponent("sink-\(options.rounds - 1).sqlite").path, limit: nil, into: &results)
         }
         return results
@@ -100,6 +103,19 @@ enum StoreBenchmark {
         // CPU time of the whole process (every thread) per exchange, in microseconds.
         var sinkCPU: [Double] = [], baselineCPU: [Double] = [], lentCPU: [Double] = []
         func microseconds(sinceCPU start: Double) -> Double { (ProcessMemory.cpuSeconds() - start) * 1e6 / Double(options.count) }
+        if let only = options.only {
+            for round in 0 ..< options.rounds {
+                let path = directory.appendingPathComponent("\(only)-\(round).sqlite").path
+                let cpuStart = ProcessMemory.cpuSeconds()
+                let seconds = only == "sink"
+                    ? try ingestThroughSink(exchanges, path: path).seconds
+                    : try baselineRows.insert(into: path, batchSize: transactionSize, backgroundCheckpoints: only == "lent")
+                print(String(format: "  round %d: %@ %.0f/s (CPU %.1f us each)", round + 1, only as NSString,
+                             Double(options.count) / seconds, microseconds(sinceCPU: cpuStart)))
+                removeStore(path)
+            }
+            return
+        }
         for round in 0 ..< options.rounds {
             var cpuStart = ProcessMemory.cpuSeconds()
             let baselineSeconds = try baselineRows.insert(

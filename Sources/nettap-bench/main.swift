@@ -7,7 +7,7 @@ let usage = """
       capture [--requests N] [--concurrency N] [--rounds N] [--builtin-server] [--json FILE]
       export [--json FILE]
       rules [--builtin-server] [--json FILE]
-      store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR]
+      store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent]
     """
 
 func runBenchmark() async -> Int32 {

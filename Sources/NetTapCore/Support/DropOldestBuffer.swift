@@ -73,7 +73,11 @@ public struct DropOldestBuffer<Element> {
         guard maximum < count else { return drain() }
         var drained: [Element] = []
         drained.reserveCapacity(max(0, maximum))
-        while drained.count < maximum, let element = removeFirst() { drained.append(element) }
+        for _ in 0..<max(0, maximum) {
+            if let element = slots[head].take() { drained.append(element) }
+            head = (head + 1) % slots.count
+            count -= 1
+        }
         return drained
     }
 

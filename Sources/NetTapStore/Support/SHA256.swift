@@ -88,6 +88,19 @@ public enum SHA256 {
             (value >> count) | (value << (32 - count))
         }
 
+        /// One round, with the eight words passed in rotated order so that nothing is shuffled:
+        /// eight calls with the arguments rotated make one pass of eight rounds.
+        @inline(__always)
+        private static func round(
+            _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+            _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+        ) {
+            let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ kw
+            let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+            d = d &+ t1
+            h = t1 &+ t2
+        }
+
         /// Processes the 64-byte block at `block`.
         mutating func compress(_ block: UnsafeRawPointer) {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
@@ -104,14 +117,17 @@ public enum SHA256 {
                 var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
                 SHA256.roundConstants.withUnsafeBufferPointer { constants in
                     let k = constants.baseAddress.unsafelyUnwrapped
-                    for index in 0 ..< 64 {
-                        let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
-                        let choice = (e & f) ^ (~e & g)
-                        let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-                        let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
-                        let majority = (a & b) ^ (a & c) ^ (b & c)
-                        h = g; g = f; f = e; e = d &+ t1
-                        d = c; c = b; b = a; a = t1 &+ s0 &+ majority
+                    var index = 0
+                    while index < 64 {
+                        Self.round(a, b, c, &d, e, f, g, &h, k[index] &+ w[index])
+                        Self.round(h, a, b, &c, d, e, f, &g, k[index + 1] &+ w[index + 1])
+                        Self.round(g, h, a, &b, c, d, e, &f, k[index + 2] &+ w[index + 2])
+                        Self.round(f, g, h, &a, b, c, d, &e, k[index + 3] &+ w[index + 3])
+                        Self.round(e, f, g, &h, a, b, c, &d, k[index + 4] &+ w[index + 4])
+                        Self.round(d, e, f, &g, h, a, b, &c, k[index + 5] &+ w[index + 5])
+                        Self.round(c, d, e, &f, g, h, a, &b, k[index + 6] &+ w[index + 6])
+                        Self.round(b, c, d, &e, f, g, h, &a, k[index + 7] &+ w[index + 7])
+                        index += 8
                     }
                 }
                 h0 = h0 &+ a; h1 = h1 &+ b; h2 = h2 &+ c; h3 = h3 &+ d
