@@ -82,10 +82,10 @@ public final class ExchangeStore: Sendable {
                 prepareDatabase: { db in
                     // Both only possible on a new file, before WAL is on. Incremental vacuum lets
                     // retention give space back to the file system. 16 KiB pages (SQLite's default
-                    // is 4 KiB): a row is about 1.3 KiB of columns and header JSON, and larger
+                    // is 4 KiB): a row is about 1.2 KiB of columns and header JSON, and larger
                     // pages mean fewer page splits, WAL frames and checkpoint copies per row;
-                    // measured with the benchmark's rows, ingest took about a quarter less CPU
-                    // per exchange (BENCHMARKS.md). Files made with 4 KiB pages keep them.
+                    // measured with the benchmark's rows, ingest took about 30 % less CPU per
+                    // exchange (BENCHMARKS.md). Files made with 4 KiB pages keep them.
                     if try db.int64("PRAGMA page_count") == 0 {
                         try db.execute("PRAGMA page_size = \(Self.pageSize)")
                         try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
