@@ -23,7 +23,7 @@ enum TaskBodyReader {
             switch self {
             case .data(let data):
                 var prefix = Data(count: min(cap, data.count))
-                prefix.withUnsafeMutableBytes { buffer in _ = data.copyBytes(to: buffer, from: 0..<buffer.count) }
+                prefix.withUnsafeMutableBytes { buffer in data.copyBytes(to: buffer, from: 0..<buffer.count) }
                 return .captured(CapturedBody(data: prefix, size: Int64(data.count), contentType: contentType, isTruncated: data.count > prefix.count))
             case .file(let url):
                 // Read now: apps often delete an uploaded file as soon as the upload ends.
