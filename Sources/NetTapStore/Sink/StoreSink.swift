@@ -209,8 +209,8 @@ public final class StoreSink: CaptureSink {
         records.reserveCapacity(exchanges.count)
         var rejected = 0
         let threshold = store.configuration.compressionThreshold
-        for index in exchanges.indices {  // by index: `for exchange in` would copy each one
-            if let record = try? ExchangeRecord(exchanges[index], compressionThreshold: threshold) {
+        for exchange in exchanges {
+            if let record = try? ExchangeRecord(exchange, compressionThreshold: threshold) {
                 records.append(record)
             } else {
                 rejected += 1
