@@ -84,7 +84,7 @@ enum StoreSchema {
         INSERT INTO meta(key, value) VALUES ('dropped_events', 0);
         """
 
-    /// Measured with the benchmark's rows in the `sqlite3` shell (BENCHMARKS.md): the unique
+    /// Measured with the benchmark's rows through Python's `sqlite3` (BENCHMARKS.md): the unique
     /// index on body hashes cost about a third of the ingest rate, because every new body wrote a random page
     /// of it; `RecentBodies` now finds repeated bytes instead. The new indexes are keyed so that
     /// rows arrive at a few insertion points in time order (a method, an endpoint), never at
