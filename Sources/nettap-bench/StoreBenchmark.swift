@@ -105,37 +105,48 @@ enum StoreBenchmark {
         var lentRates: [Double] = []
         // CPU time of the whole process (every thread) per exchange, in microseconds.
         var sinkCPU: [Double] = [], baselineCPU: [Double] = [], lentCPU: [Double] = []
-        func microseconds(sinceCPU start: Double) -> Double { (ProcessMemory.cpuSeconds() - start) * 1e6 / Double(options.count) }
+        /// Runs one ingest (`body` returns its seconds): exchanges/s and CPU µs per exchange.
+        func measured(_ body: () throws -> Double) rethrows -> (rate: Double, cpu: Double) {
+            let cpuStart = ProcessMemory.cpuSeconds()
+            let seconds = try body()
+            return (Double(options.count) / seconds, (ProcessMemory.cpuSeconds() - cpuStart) * 1e6 / Double(options.count))
+        }
         if let only = options.only {
             for round in 0 ..< options.rounds {
                 let path = directory.appendingPathComponent("\(only)-\(round).sqlite").path
-                let cpuStart = ProcessMemory.cpuSeconds()
-                let seconds = only == "sink"
-                    ? try ingestThroughSink(exchanges, path: path).seconds
-                    : try baselineRows.insert(into: path, batchSize: transactionSize, backgroundCheckpoints: only == "lent")
-                print(String(format: "  round %d: %@ %.0f/s (CPU %.1f us each)", round + 1, only as NSString,
-                             Double(options.count) / seconds, microseconds(sinceCPU: cpuStart)))
+                let run = try measured {
+                    only == "sink"
+                        ? try ingestThroughSink(exchanges, path: path).seconds
+                        : try baselineRows.insert(into: path, batchSize: transactionSize, backgroundCheckpoints: only == "lent")
+                }
+                print(String(format: "  round %d: %@ %.0f/s (CPU %.1f us each)", round + 1, only as NSString, run.rate, run.cpu))
                 removeStore(path)
             }
             return
         }
         for round in 0 ..< options.rounds {
-            var cpuStart = ProcessMemory.cpuSeconds()
-            let baselineSeconds = try baselineRows.insert(
-                into: directory.appendingPathComponent("baseline-\(round).sqlite").path, batchSize: transactionSize,
-                backgroundCheckpoints: false)
-            baselineCPU.append(microseconds(sinceCPU: cpuStart))
-            baselineRates.append(Double(options.count) / baselineSeconds)
-            cpuStart = ProcessMemory.cpuSeconds()
-            let lentSeconds = try baselineRows.insert(
-                into: directory.appendingPathComponent("baseline-bg-\(round).sqlite").path, batchSize: transactionSize,
-                backgroundCheckpoints: true)
-            lentCPU.append(microseconds(sinceCPU: cpuStart))
-            lentRates.append(Double(options.count) / lentSeconds)
-            cpuStart = ProcessMemory.cpuSeconds()
-            let sink = try ingestThroughSink(exchanges, path: directory.appendingPathComponent("sink-\(round).sqlite").path)
-            sinkCPU.append(microseconds(sinceCPU: cpuStart))
-            sinkRates.append(Double(options.count) / sink.seconds)
+            let baseline = try measured {
+                try baselineRows.insert(
+                    into: directory.appendingPathComponent("baseline-\(round).sqlite").path, batchSize: transactionSize,
+                    backgroundCheckpoints: false)
+            }
+            baselineRates.append(baseline.rate)
+            baselineCPU.append(baseline.cpu)
+            let lent = try measured {
+                try baselineRows.insert(
+                    into: directory.appendingPathComponent("baseline-bg-\(round).sqlite").path, batchSize: transactionSize,
+                    backgroundCheckpoints: true)
+            }
+            lentRates.append(lent.rate)
+            lentCPU.append(lent.cpu)
+            var batches = 0
+            let sink = try measured {
+                let ingest = try ingestThroughSink(exchanges, path: directory.appendingPathComponent("sink-\(round).sqlite").path)
+                batches = ingest.batches
+                return ingest.seconds
+            }
+            sinkRates.append(sink.rate)
+            sinkCPU.append(sink.cpu)
             // The next round should not pay for writing this one's files back to disk: removing
             // them drops their dirty pages, which the kernel would otherwise flush on the same two
             // cores while the next round runs. The last sink file stays for the read measurement.
@@ -145,11 +156,10 @@ enum StoreBenchmark {
                 }
             }
             print(String(format: "  round %d: sink %.0f/s in %d transactions (CPU %.1f us each), raw baseline %.0f/s (CPU %.1f us), raw with background checkpoints %.0f/s (CPU %.1f us)",
-                         round + 1, sinkRates.last ?? 0, sink.batches, sinkCPU.last ?? 0, baselineRates.last ?? 0,
-                         baselineCPU.last ?? 0, lentRates.last ?? 0, lentCPU.last ?? 0))
+                         round + 1, sink.rate, batches, sink.cpu, baseline.rate, baseline.cpu, lent.rate, lent.cpu))
         }
         // The sink's CPU includes encoding (column values, SHA-256, zlib), which the baseline did beforehand.
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let median = BenchSupport.median
         print(String(format: "CPU per exchange, all threads, median of rounds: sink %.1f us, raw baseline %.1f us, raw with background checkpoints %.1f us",
                      median(sinkCPU), median(baselineCPU), median(lentCPU)))
         results["ingestSinkCPUMicroseconds"] = median(sinkCPU)
@@ -171,8 +181,7 @@ enum StoreBenchmark {
         results["ingestCount"] = options.count
         results["ingestSinkRounds"] = sinkRates
         results["ingestBaselineRounds"] = baselineRates
-        let pairedRatios = zip(sinkRates, baselineRates).map { $0 / $1 }.sorted()
-        let medianPaired = pairedRatios[pairedRatios.count / 2]
+        let medianPaired = median(zip(sinkRates, baselineRates).map { $0 / $1 })
         print(String(format: "median of the per-round ratios: %.2f (each round runs both back to back)", medianPaired))
         results["ingestRatioMedianPaired"] = medianPaired
         results["peakMemoryIngestKiB"] = reportPeak("ingest (holds the \(options.count) generated exchanges and the baseline's rows)")
