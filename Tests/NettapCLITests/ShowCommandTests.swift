@@ -185,4 +185,23 @@ import Testing
         #expect(missing.status == .exited(1))
         #expect(missing.stderr == "nettap show: error: no exchange with ID FFFF in \(store)\n")
     }
+
+    /// A start time with a fraction of a millisecond past the half: every view rounds it the same
+    /// way (to .251), as the exchange JSON does, instead of the table truncating it to .250.
+    @Test func timesAgreeToTheMillisecondInEveryView() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("fraction.har")
+        try Data(ImportCommandTests.har([ImportCommandTests.entry("http://api.test/one", started: "2026-05-28T20:26:40.2506Z")]).utf8)
+            .write(to: file)
+        let store = directory.file("fraction.sqlite").path
+        try Nettap.succeed(["import", "--store", store, file.path])
+        let id = try #require(try Nettap.listIDs(["--store", store]).first)
+
+        let show = try Nettap.succeed(["show", "--store", store, id]).lines
+        #expect(show.contains("Started   2026-05-28 20:26:40.251 +00:00  (2026-05-28T20:26:40.251Z)"), "\(show)")
+        let list = try Nettap.succeed(["list", "--store", store]).lines
+        #expect(list.count == 2 && list[1].hasPrefix("2026-05-28 20:26:40.251  GET"), "\(list)")
+        let stats = try Nettap.succeed(["stats", "--store", store]).lines
+        #expect(stats.contains("Oldest     2026-05-28 20:26:40.251"), "\(stats)")
+    }
 }

@@ -29,7 +29,9 @@ enum TextFormat {
     /// `--since` and `--until` read back. Cut down, not rounded, so that `--since` with a time
     /// copied from a listing includes that exchange.
     static func localTime(_ date: Date) -> String {
-        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        // Rounded to the nearest millisecond, as the exchange JSON writes it, so that `show`'s
+        // local and UTC times of one instant agree.
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
         guard millis.isFinite, abs(millis) < 1e17 else { return "-" }
         let whole = Int64(millis)
         let fraction = ((whole % 1000) + 1000) % 1000

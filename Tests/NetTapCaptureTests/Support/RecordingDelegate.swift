@@ -93,6 +93,9 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, URLSessionDownl
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         let data = try? Data(contentsOf: location)
         lock.withLock { downloaded = data }
+        // corelibs leaves the file in place after this returns (Apple platforms delete it), so an
+        // app on Linux must remove it itself (docs/linux-foundation-notes.md, fact 18).
+        try? FileManager.default.removeItem(at: location)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
