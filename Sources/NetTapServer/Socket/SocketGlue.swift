@@ -27,8 +27,33 @@ package enum SocketGlue {
     /// resolves locally) and `port` (0 picks an ephemeral port). Returns the descriptor and the
     /// bound port. The listener is non-blocking so that a vanished connection never stalls accept.
     static func listen(host: String, port: Int, backlog: Int32) throws -> (descriptor: Int32, port: Int) {
+        try withNewSocket(host: host, port: port, flags: AI_PASSIVE | AI_NUMERICSERV) { descriptor, address in
+            var one: Int32 = 1
+            let size = socklen_t(MemoryLayout<Int32>.size)
+            guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, size) == 0 else {
+                throw failure("setsockopt(SO_REUSEADDR)")
+            }
+            if address.ai_family == AF_INET6 {
+                // An IPv6 listener serves IPv6 only, so that "::1" means exactly ::1.
+                _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, size)
+            }
+            try preventSigpipe(descriptor)
+            guard bind(descriptor, address.ai_addr, address.ai_addrlen) == 0 else {
+                throw failure("bind \(host):\(port)")
+            }
+            guard systemListen(descriptor, backlog) == 0 else { throw failure("listen") }
+            try setNonBlocking(descriptor, true)
+            return (descriptor, try localPort(descriptor))
+        }
+    }
+
+    /// Resolves `host` and `port` (with getaddrinfo `flags`), makes a TCP socket for the first
+    /// address and hands both to `body`; the socket is closed if `body` throws, kept otherwise.
+    private static func withNewSocket<Result>(
+        host: String, port: Int, flags: Int32, _ body: (Int32, addrinfo) throws -> Result
+    ) throws -> Result {
         var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_flags = flags
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamType
         var results: UnsafeMutablePointer<addrinfo>?
@@ -38,26 +63,10 @@ package enum SocketGlue {
             throw HTTPServerError.invalidAddress(host: host, reason: reason)
         }
         defer { freeaddrinfo(results) }
-
         let descriptor = socket(first.pointee.ai_family, streamType, 0)
         guard descriptor >= 0 else { throw failure("socket") }
         do {
-            var one: Int32 = 1
-            let size = socklen_t(MemoryLayout<Int32>.size)
-            guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, size) == 0 else {
-                throw failure("setsockopt(SO_REUSEADDR)")
-            }
-            if first.pointee.ai_family == AF_INET6 {
-                // An IPv6 listener serves IPv6 only, so that "::1" means exactly ::1.
-                _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, size)
-            }
-            try preventSigpipe(descriptor)
-            guard bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-                throw failure("bind \(host):\(port)")
-            }
-            guard systemListen(descriptor, backlog) == 0 else { throw failure("listen") }
-            try setNonBlocking(descriptor, true)
-            return (descriptor, try localPort(descriptor))
+            return try body(descriptor, first.pointee)
         } catch {
             close(descriptor)
             throw error
@@ -171,28 +180,12 @@ package enum SocketGlue {
 
     /// Connects a blocking TCP socket to a numeric `host` (`127.0.0.1`, `::1`) and `port`.
     package static func connect(host: String, port: Int) throws -> Int32 {
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = streamType
-        var results: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &results)
-        guard status == 0, let first = results else {
-            let reason = status == 0 ? "no address" : String(cString: gai_strerror(status))
-            throw HTTPServerError.invalidAddress(host: host, reason: reason)
-        }
-        defer { freeaddrinfo(results) }
-        let descriptor = socket(first.pointee.ai_family, streamType, 0)
-        guard descriptor >= 0 else { throw failure("socket") }
-        do {
+        try withNewSocket(host: host, port: port, flags: AI_NUMERICHOST | AI_NUMERICSERV) { descriptor, address in
             try preventSigpipe(descriptor)
-            while systemConnect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 {
+            while systemConnect(descriptor, address.ai_addr, address.ai_addrlen) != 0 {
                 guard errno == EINTR else { throw failure("connect to \(host):\(port)") }
             }
             return descriptor
-        } catch {
-            close(descriptor)
-            throw error
         }
     }
 

@@ -17,31 +17,11 @@ extension ExchangeStore {
     /// The exchange whose ID starts with `prefix` (case-insensitive, at least 4 characters), for
     /// commands such as `nettap show 3F2A`. Nil when none matches; throws when several do.
     public func exchange(idPrefix prefix: String) throws -> Exchange? {
-        let normalized = prefix.uppercased()
-        guard normalized.count >= 4, normalized.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw ExchangeStoreError.invalidArgument(
-                "exchange ID prefix \"\(prefix)\" must be at least 4 hexadecimal characters")
-        }
+        let normalized = try Self.normalizedIDFragment(
+            prefix, otherwise: "exchange ID prefix \"\(prefix)\" must be at least 4 hexadecimal characters")
         if let id = UUID(uuidString: normalized) { return try exchange(id: id) }
-        return try queue.read { db in
-            // The ID index serves a range scan: every ID with the prefix sorts between prefix and prefix + "\u{7f}".
-            let select = try db.cachedStatement(
-                "SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE id >= ? AND id < ? ORDER BY id LIMIT 2")
-            select.reset()
-            defer { select.reset() }
-            try select.bind(normalized, at: 1)
-            try select.bind(normalized + "\u{7f}", at: 2)
-            let reader = ExchangeRowReader(db: db, includeBodies: true)
-            var found: [Exchange] = []
-            while try select.step() { found.append(try reader.exchange(from: select)) }
-            if found.count > 1 {
-                let matches = try db.int64(
-                    "SELECT count(*) FROM exchanges WHERE id >= ? AND id < ?",
-                    [.text(normalized), .text(normalized + "\u{7f}")])
-                throw ExchangeStoreError.ambiguousID(prefix: prefix, matches: Int(matches))
-            }
-            return found.first
-        }
+        // The ID index serves a range scan: every ID with the prefix sorts between prefix and prefix + "\u{7f}".
+        return try onlyExchange(where: "id >= ?1 AND id < ?2", fragment: normalized, asGiven: prefix)
     }
 
     /// The exchange whose ID starts or ends with `fragment` (case-insensitive, at least 4
@@ -50,32 +30,44 @@ extension ExchangeStore {
     /// is the end of the ID (`ExchangeStore.shortID`); full IDs and starts still work, as they do
     /// for imported random IDs. Nil when none matches; throws when several do.
     public func exchange(shortID fragment: String) throws -> Exchange? {
-        let normalized = fragment.uppercased()
-        guard normalized.count >= 4, normalized.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw ExchangeStoreError.invalidArgument(
-                "exchange ID \"\(fragment)\" must be at least 4 hexadecimal characters from its start or its end")
-        }
+        let normalized = try Self.normalizedIDFragment(
+            fragment, otherwise: "exchange ID \"\(fragment)\" must be at least 4 hexadecimal characters from its start or its end")
         if let id = UUID(uuidString: normalized) { return try exchange(id: id) }
-        return try queue.read { db in
-            // The start through the ID index (a range scan); the end by scanning that index alone
-            // (it covers id and rowid), never the table with its headers and JSON.
-            let where_ = """
+        // The start through the ID index (a range scan); the end by scanning that index alone
+        // (it covers id and rowid), never the table with its headers and JSON.
+        return try onlyExchange(
+            where: """
                 rowid IN (SELECT rowid FROM exchanges WHERE id >= ?1 AND id < ?2
                           UNION SELECT rowid FROM exchanges WHERE substr(id, -length(?1)) = ?1)
-                """
-            let select = try db.cachedStatement(
-                "SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE \(where_) LIMIT 2")
+                """,
+            fragment: normalized, asGiven: fragment)
+    }
+
+    /// `fragment` uppercased, as IDs are stored; throws `message` unless it is 4 or more hex digits and dashes.
+    private static func normalizedIDFragment(_ fragment: String, otherwise message: String) throws -> String {
+        let normalized = fragment.uppercased()
+        guard normalized.count >= 4, normalized.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw ExchangeStoreError.invalidArgument(message)
+        }
+        return normalized
+    }
+
+    /// The one exchange matching `condition`, whose `?1` is `fragment` and `?2` the end of its
+    /// range (`fragment` + "\u{7f}"). Nil when none does; throws `ambiguousID` when several do.
+    private func onlyExchange(where condition: String, fragment: String, asGiven: String) throws -> Exchange? {
+        try queue.read { db in
+            let select = try db.cachedStatement("SELECT \(StoreSchema.exchangeColumns) FROM exchanges WHERE \(condition) LIMIT 2")
             select.reset()
             defer { select.reset() }
-            try select.bind(normalized, at: 1)
-            try select.bind(normalized + "\u{7f}", at: 2)
+            try select.bind(fragment, at: 1)
+            try select.bind(fragment + "\u{7f}", at: 2)
             let reader = ExchangeRowReader(db: db, includeBodies: true)
             var found: [Exchange] = []
             while try select.step() { found.append(try reader.exchange(from: select)) }
             if found.count > 1 {
                 let matches = try db.int64(
-                    "SELECT count(*) FROM exchanges WHERE \(where_)", [.text(normalized), .text(normalized + "\u{7f}")])
-                throw ExchangeStoreError.ambiguousID(prefix: fragment, matches: Int(matches))
+                    "SELECT count(*) FROM exchanges WHERE \(condition)", [.text(fragment), .text(fragment + "\u{7f}")])
+                throw ExchangeStoreError.ambiguousID(prefix: asGiven, matches: Int(matches))
             }
             return found.first
         }
