@@ -186,9 +186,10 @@ import Testing
         #expect(missing.stderr == "nettap show: error: no exchange with ID FFFF in \(store)\n")
     }
 
-    /// A start time with a fraction of a millisecond past the half: every view rounds it the same
-    /// way (to .251), as the exchange JSON does, instead of the table truncating it to .250.
-    @Test func timesAgreeToTheMillisecondInEveryView() throws {
+    /// A start time with a fraction of a millisecond past the half: the text views all cut it down
+    /// to .250 (show's UTC form too, which had printed the JSON's rounded .251 beside a local .250),
+    /// so that a time copied from them into `--since` still selects the exchange.
+    @Test func textViewsAgreeToTheMillisecondAndReadBackThroughSince() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("fraction.har")
         try Data(ImportCommandTests.har([ImportCommandTests.entry("http://api.test/one", started: "2026-05-28T20:26:40.2506Z")]).utf8)
@@ -198,10 +199,12 @@ import Testing
         let id = try #require(try Nettap.listIDs(["--store", store]).first)
 
         let show = try Nettap.succeed(["show", "--store", store, id]).lines
-        #expect(show.contains("Started   2026-05-28 20:26:40.251 +00:00  (2026-05-28T20:26:40.251Z)"), "\(show)")
+        #expect(show.contains("Started   2026-05-28 20:26:40.250 +00:00  (2026-05-28T20:26:40.250Z)"), "\(show)")
         let list = try Nettap.succeed(["list", "--store", store]).lines
-        #expect(list.count == 2 && list[1].hasPrefix("2026-05-28 20:26:40.251  GET"), "\(list)")
+        #expect(list.count == 2 && list[1].hasPrefix("2026-05-28 20:26:40.250  GET"), "\(list)")
         let stats = try Nettap.succeed(["stats", "--store", store]).lines
-        #expect(stats.contains("Oldest     2026-05-28 20:26:40.251"), "\(stats)")
+        #expect(stats.contains("Oldest     2026-05-28 20:26:40.250"), "\(stats)")
+        #expect(try Nettap.listIDs(["--store", store, "--since", "2026-05-28 20:26:40.250"]) == [id])
+        #expect(try Nettap.listIDs(["--store", store, "--since", "2026-05-28 20:26:40.251"]).isEmpty)
     }
 }

@@ -29,16 +29,24 @@ enum TextFormat {
     /// `--since` and `--until` read back. Cut down, not rounded, so that `--since` with a time
     /// copied from a listing includes that exchange.
     static func localTime(_ date: Date) -> String {
-        // Rounded to the nearest millisecond, as the exchange JSON writes it, so that `show`'s
-        // local and UTC times of one instant agree.
-        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        time(date, in: TimeZone.current, format: "%04d-%02d-%02d %02d:%02d:%02d.%03d")
+    }
+
+    /// `2026-05-28T14:26:40.250Z`, cut down to the millisecond like `localTime`, so that `show`'s
+    /// two forms of one instant agree. (The exchange JSON rounds instead; docs/exchange-json.md.)
+    static func utcTime(_ date: Date) -> String {
+        time(date, in: TimeZone(identifier: "UTC") ?? TimeZone.current, format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ")
+    }
+
+    private static func time(_ date: Date, in zone: TimeZone, format: String) -> String {
+        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard millis.isFinite, abs(millis) < 1e17 else { return "-" }
         let whole = Int64(millis)
         let fraction = ((whole % 1000) + 1000) % 1000
         let second = Date(timeIntervalSince1970: Double((whole - fraction) / 1000))
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.current, from: second)
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: zone, from: second)
         return String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            format: format, parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
             parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, Int(fraction))
     }
 

@@ -39,7 +39,7 @@ enum ExchangeDetail {
     private static func summary(_ exchange: Exchange) -> [String] {
         var rows: [(String, String)] = [
             ("Exchange", exchange.id.uuidString),
-            ("Started", TextFormat.localTimeWithZone(exchange.startedAt) + "  (\(ExchangeJSON.formatDate(exchange.startedAt)))"),
+            ("Started", TextFormat.localTimeWithZone(exchange.startedAt) + "  (\(TextFormat.utcTime(exchange.startedAt)))"),
             ("Duration", TextFormat.duration(exchange.duration)),
         ]
         if let response = exchange.response {
