@@ -1,7 +1,23 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Small helpers shared by the benchmarks.
 enum BenchSupport {
+    /// One loopback request's wall time, sequential, through plain URLSession: the yardstick that
+    /// per-request costs (rules, redaction) are set beside. 1,000 requests after 100 to warm up.
+    static func sequentialRequestNanoseconds(url: URL) async throws -> Double {
+        let plain = URLSession(configuration: .ephemeral)
+        defer { plain.finishTasksAndInvalidate() }
+        let sequential = 1_000
+        for _ in 0..<100 { _ = try await plain.data(from: url) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<sequential { _ = try await plain.data(from: url) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(sequential)
+    }
+
     /// The process's peak resident memory in bytes (VmHWM on Linux, ru_maxrss elsewhere).
     static func peakMemoryBytes() -> Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {

@@ -16,14 +16,7 @@ enum RulesBenchmarkCommand {
         defer { target.stop() }
         print("rules benchmark; server: \(target.description); machine: \(BenchSupport.machineDescription())")
 
-        // One loopback request, sequential, plain URLSession: the yardstick.
-        let plain = URLSession(configuration: .ephemeral)
-        let sequential = 1_000
-        for _ in 0..<100 { _ = try await plain.data(from: target.url) }
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<sequential { _ = try await plain.data(from: target.url) }
-        let requestNanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(sequential)
-        plain.finishTasksAndInvalidate()
+        let requestNanoseconds = try await BenchSupport.sequentialRequestNanoseconds(url: target.url)
         print(String(format: "loopback request (plain URLSession, sequential): %.1f µs", requestNanoseconds / 1000))
 
         struct Row: Codable { var rules: Int; var evaluationNanoseconds: Double; var shareOfRequest: Double; var requestsPerSecond: Double; var ratioToNoRules: Double }

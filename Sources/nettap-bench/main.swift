@@ -6,6 +6,7 @@ let usage = """
     usage: nettap-bench <benchmark> [options]
       capture [--requests N] [--concurrency N] [--rounds N] [--builtin-server] [--json FILE]
       export [--json FILE]
+      redaction [--builtin-server] [--json FILE]
       rules [--builtin-server] [--json FILE]
       store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent]
     """
@@ -23,6 +24,7 @@ func runBenchmark() async -> Int32 {
         case "store": return StoreBenchmark.run(rest)
         case "store-writer": return StoreCrashWriter.run(rest)
         case "rules": return try await RulesBenchmarkCommand.run(arguments: rest)
+        case "redaction": return try await RedactionBenchmark.run(arguments: rest)
         case "export":
             try ExportBenchmark.run(arguments: rest)
             return 0
