@@ -77,6 +77,71 @@ import Testing
         #expect(redacted.response?.headers["X-Debug"] == "auth=Bearer REDACTED")
     }
 
+    /// What `isSensitiveField` meant before it compared bytes: normalize, then String equality and
+    /// `hasSuffix`. The byte comparison must give the same answer for every name, printable ASCII
+    /// or not, under the default policy, one with a non-ASCII suffix, and one changed in place.
+    @Test func fieldNamesAreJudgedAsStringComparisonWouldJudgeThem() {
+        func reference(_ policy: RedactionPolicy, _ name: String) -> Bool {
+            let normalized = RedactionPolicy.normalize(name)
+            return !normalized.isEmpty
+                && (policy.fieldNames.contains(normalized) || policy.fieldSuffixes.contains { normalized.hasSuffix($0) })
+        }
+        var accented = RedactionPolicy.default
+        accented.fieldSuffixes.insert("clé")
+        var grown = RedactionPolicy.default
+        grown.fieldNames.insert("ssn")
+        grown.fieldSuffixes.insert("pin")
+        let names = [
+            "token", "Token", "ACCESS_TOKEN", "access-token", "x.access.token", "refreshToken", "id_token", "tokens",
+            "password", "Passwd", "new_password", "passwords", "secret", "clientSecret", "secretive", "api_key", "X-Api-Key",
+            "apikey", "sig", "SIG", "mysig", "signature", "Signature-V4", "user", "page", "Content-Type", "", "-", "_._",
+            "t", "en", "tökén", "pass\u{301}word", "passwörd", "to\r\nken", "tok\u{0}en", "token\u{7f}", "ma clé",
+            "ssn", "SSN", "pin", "P-I-N", "card_pin", "pinned", "🔑token", "émoji_secret",
+        ]
+        for policy in [RedactionPolicy.default, accented, grown] {
+            for name in names {
+                #expect(policy.isSensitiveField(name) == reference(policy, name), "\(name) under \(policy.fieldSuffixes)")
+            }
+        }
+        #expect(grown.isSensitiveField("SSN") && grown.isSensitiveField("card-PIN") && !RedactionPolicy.default.isSensitiveField("ssn"))
+        #expect(accented.isSensitiveField("Ma_Clé") && !RedactionPolicy.default.isSensitiveField("Ma_Clé"))
+    }
+
+    @Test func escapedJSONKeysAreReadAsTheirText() {
+        let json = #"{"pass\u0077ord": "p1", "to\"ken": "kept", "a\\b": 1, "api_key": "k2"}"#
+        let body = CapturedBody(data: Data(json.utf8), contentType: "application/json")
+        #expect(redactor.redact(body: body).text == #"{"pass\u0077ord": "REDACTED", "to\"ken": "kept", "a\\b": 1, "api_key": "REDACTED"}"#)
+    }
+
+    @Test func encodedQueryNamesAreDecodedBeforeTheyAreJudged() {
+        #expect(redactor.redact(url: "http://h/?access%5Ftoken=t1&api+key=2&Sig=3&x=4")
+            == "http://h/?access%5Ftoken=REDACTED&api+key=2&Sig=REDACTED&x=4")
+    }
+
+    /// Every reflection of a secret in a text body is scrubbed, the longer of two overlapping
+    /// secrets first; a body that is not UTF-8 text is left alone, secret bytes or not.
+    @Test func reflectedSecretsAreScrubbedFromTextBodiesOnly() {
+        func exchange(responseBody: Data, type: String) -> Exchange {
+            Exchange(
+                sessionID: "s", startedAt: Date(),
+                request: CapturedRequest(
+                    method: "GET", url: "http://h/?token=abcd1234&sig=abcd", headers: ["Authorization": "Bearer abcd1234xyz"]),
+                response: CapturedResponse(
+                    statusCode: 200, headers: ["X-Echo": "abcd1234xyz and abcd1234"],
+                    body: CapturedBody(data: responseBody, contentType: type)),
+                capturePath: .session)
+        }
+        let text = redactor.redact(exchange(responseBody: Data("got abcd1234xyz, abcd1234, abcd1234 and abcd".utf8), type: "text/plain"))
+        #expect(text.response?.body?.text == "got REDACTED, REDACTED, REDACTED and REDACTED")
+        #expect(text.response?.body?.isRedacted == true)
+        #expect(text.response?.headers["X-Echo"] == "REDACTED and REDACTED")
+
+        let binary = Data([0xff, 0xfe] + Array("abcd1234".utf8) + [0xc3])
+        let untouched = redactor.redact(exchange(responseBody: binary, type: "application/octet-stream"))
+        #expect(untouched.response?.body?.data == binary)
+        #expect(untouched.response?.body?.isRedacted == false)
+    }
+
     @Test func noneRedactsNothing() {
         let headers: HTTPHeaders = ["Authorization": "Bearer x"]
         #expect(Redactor(policy: .none).redact(headers) == headers)

@@ -15,13 +15,19 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Header names whose values are always redacted (compared without case).
     public var headerNames: Set<String>
     /// Field names (query, form, JSON, header) whose values are redacted, compared normalized.
-    public var fieldNames: Set<String>
+    public var fieldNames: Set<String> {
+        didSet { matcher = FieldNameMatcher(names: fieldNames, suffixes: fieldSuffixes) }
+    }
     /// Normalized suffixes that make a field name sensitive (`"token"` covers `accessToken`).
-    public var fieldSuffixes: Set<String>
+    public var fieldSuffixes: Set<String> {
+        didSet { matcher = FieldNameMatcher(names: fieldNames, suffixes: fieldSuffixes) }
+    }
     /// What a redacted value becomes.
     public var replacement: String
     /// Whether JSON and form bodies are scanned for sensitive fields.
     public var redactsBodies: Bool
+    /// `fieldNames` and `fieldSuffixes` as bytes, kept in step with them.
+    private var matcher: FieldNameMatcher
 
     public init(
         headerNames: Set<String>, fieldNames: Set<String>, fieldSuffixes: Set<String> = [],
@@ -32,6 +38,7 @@ public struct RedactionPolicy: Sendable, Hashable {
         self.fieldSuffixes = Set(fieldSuffixes.map(Self.normalize))
         self.replacement = replacement
         self.redactsBodies = redactsBodies
+        self.matcher = FieldNameMatcher(names: self.fieldNames, suffixes: self.fieldSuffixes)
     }
 
     /// The policy NetTap starts with.
@@ -53,6 +60,7 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Whether a query, form or JSON field named `name` holds a secret.
     public func isSensitiveField(_ name: String) -> Bool {
+        if let answer = matcher.match(name) { return answer }
         let normalized = Self.normalize(name)
         if normalized.isEmpty { return false }
         if fieldNames.contains(normalized) { return true }
@@ -72,19 +80,26 @@ public struct RedactionPolicy: Sendable, Hashable {
             return String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" && $0 != "." })
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { buffer in
-            var count = 0
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                    continue
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                    buffer[count] = byte | 0x20
-                default:
-                    buffer[count] = byte
-                }
-                count += 1
-            }
+            let count = foldASCII(utf8, into: buffer)
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
+    }
+
+    /// Writes ASCII `utf8` lowercased and without `-`, `_` and `.` into `buffer` (at least as long),
+    /// and returns how many bytes it wrote: `normalize` without the String.
+    static func foldASCII(_ utf8: String.UTF8View, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                buffer[count] = byte | 0x20
+            default:
+                buffer[count] = byte
+            }
+            count += 1
+        }
+        return count
     }
 }

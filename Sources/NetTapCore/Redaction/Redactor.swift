@@ -16,7 +16,7 @@ public struct Redactor: Sendable {
         var result = exchange
         // Secrets the request carried are also scrubbed where the response reflects them
         // (echo and debug endpoints, error pages that quote the request).
-        let secrets = secretValues(in: exchange.request)
+        let secrets = scrubOrder(secretValues(in: exchange.request))
         result.request = redact(result.request)
         if var response = result.response {
             response.headers = scrub(redact(response.headers), secrets: secrets)
@@ -85,38 +85,39 @@ public struct Redactor: Sendable {
     private func sensitiveFormValues(_ text: String) -> [String] {
         text.split(separator: "&").compactMap { pair in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
-            let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
-            guard policy.isSensitiveField(name) else { return nil }
+            guard policy.isSensitiveField(Self.formDecoded(pair[..<equals])) else { return nil }
             let raw = String(pair[pair.index(after: equals)...])
             return raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw
         }
     }
 
-    private func scrub(_ headers: HTTPHeaders, secrets: Set<String>) -> HTTPHeaders {
+    /// The secrets as bytes, longest first (ties in byte order, so that the result never depends
+    /// on the order of a set), the order in which they are scrubbed.
+    private func scrubOrder(_ secrets: Set<String>) -> [[UInt8]] {
+        secrets.map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+    }
+
+    private func scrub(_ headers: HTTPHeaders, secrets: [[UInt8]]) -> HTTPHeaders {
         guard !secrets.isEmpty else { return headers }
+        let replacement = Array(policy.replacement.utf8)
         var result = headers
         result.transformValues { field in
-            let scrubbed = scrub(field.value, secrets: secrets)
-            return scrubbed == field.value ? nil : scrubbed
+            ByteReplacement.replacingEach(secrets, with: replacement, in: Array(field.value.utf8))
+                .map { String(decoding: $0, as: UTF8.self) }
         }
         return result
     }
 
-    private func scrub(_ body: CapturedBody, secrets: Set<String>) -> CapturedBody {
-        guard !secrets.isEmpty, let text = String(data: body.data, encoding: .utf8) else { return body }
-        let scrubbed = scrub(text, secrets: secrets)
-        guard scrubbed != text else { return body }
+    /// Scrubs a body that is UTF-8 text; other bodies are left as they are, because the bytes of a
+    /// short secret can turn up by chance in an image or an archive.
+    private func scrub(_ body: CapturedBody, secrets: [[UInt8]]) -> CapturedBody {
+        guard !secrets.isEmpty, !body.data.isEmpty,
+            let scrubbed = ByteReplacement.replacingEach(secrets, with: Array(policy.replacement.utf8), in: [UInt8](body.data)),
+            String(data: body.data, encoding: .utf8) != nil
+        else { return body }
         var result = body
-        result.data = Data(scrubbed.utf8)
+        result.data = Data(scrubbed)
         result.isRedacted = true
-        return result
-    }
-
-    private func scrub(_ text: String, secrets: Set<String>) -> String {
-        var result = text
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: policy.replacement)
-        }
         return result
     }
 
@@ -178,12 +179,19 @@ public struct Redactor: Sendable {
         let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let rawName = pair[..<equals]
-            let name = String(rawName).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
-            guard policy.isSensitiveField(name) else { return String(pair) }
+            guard policy.isSensitiveField(Self.formDecoded(rawName)) else { return String(pair) }
             changed = true
             return rawName + "=" + policy.replacement
         }
         return changed ? pairs.joined(separator: "&") : text
+    }
+
+    /// A form or query name as it reads decoded: `+` is a space and `%XX` a byte. Names without
+    /// either (nearly all) skip Foundation's decoding, which showed up when every URL is redacted.
+    static func formDecoded(_ raw: Substring) -> String {
+        guard raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(raw) }
+        let spaced = raw.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
     }
 
     // MARK: Bodies

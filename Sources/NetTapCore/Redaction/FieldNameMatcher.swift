@@ -1,0 +1,54 @@
+import Foundation
+
+/// A policy's field names and suffixes as bytes, so that checking a normalized name compares bytes
+/// instead of building a String, hashing it and calling Unicode-aware `hasSuffix` once per suffix.
+/// The check runs for every header, query item and JSON key of every capture; as Strings it was
+/// the largest part of redacting an exchange after scrubbing (BENCHMARKS.md, redaction).
+///
+/// Exact only for printable ASCII on both sides, where String equality and `hasSuffix` are byte
+/// comparisons (no character there combines with its neighbour); `RedactionPolicy` uses it only then.
+struct FieldNameMatcher: Sendable, Hashable {
+    private let names: [[UInt8]]
+    private let suffixes: [[UInt8]]
+    /// Whether every name and suffix is printable ASCII, so that bytes decide every printable name.
+    let coversPrintableNames: Bool
+
+    init(names: Set<String>, suffixes: Set<String>) {
+        // Sorted so that equal policies build equal matchers.
+        self.names = names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        self.suffixes = suffixes.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        coversPrintableNames = (self.names + self.suffixes).allSatisfy { $0.allSatisfy(Self.isPrintableASCII) }
+    }
+
+    static func isPrintableASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7f
+    }
+
+    /// Whether `name`, normalized (`RedactionPolicy.normalize`), is one of the names or ends with
+    /// a suffix; nil when that takes String comparison (a name that is not printable ASCII, or a
+    /// policy entry that is not). Normalizes into a buffer on the stack, without building a String.
+    func match(_ name: String) -> Bool? {
+        guard coversPrintableNames else { return nil }
+        let utf8 = name.utf8
+        for byte in utf8 where !Self.isPrintableASCII(byte) { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { buffer -> Bool in
+            let count = RedactionPolicy.foldASCII(utf8, into: buffer)
+            guard count > 0, let base = buffer.baseAddress else { return false }
+            for name in names where name.count == count {
+                if Self.equal(UnsafePointer(base), name) { return true }
+            }
+            for suffix in suffixes where suffix.count <= count {
+                if Self.equal(UnsafePointer(base + (count - suffix.count)), suffix) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether the `bytes.count` bytes at `start` are `bytes`.
+    private static func equal(_ start: UnsafePointer<UInt8>, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let other = buffer.baseAddress else { return true }  // empty: matches anywhere
+            return memcmp(start, other, buffer.count) == 0
+        }
+    }
+}
