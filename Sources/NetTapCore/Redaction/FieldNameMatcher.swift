@@ -28,8 +28,12 @@ struct FieldNameMatcher: Sendable, Hashable {
     /// a suffix; nil when that takes String comparison (a name that is not printable ASCII, or a
     /// policy entry that is not). Normalizes into a buffer on the stack, without building a String.
     func match(_ name: String) -> Bool? {
+        match(utf8: name.utf8)
+    }
+
+    /// `match` for a name given as its UTF-8 bytes, such as a JSON key inside a body.
+    func match<Bytes: Collection<UInt8>>(utf8: Bytes) -> Bool? {
         guard coversPrintableNames else { return nil }
-        let utf8 = name.utf8
         for byte in utf8 where !Self.isPrintableASCII(byte) { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { buffer -> Bool in
             let count = RedactionPolicy.foldASCII(utf8, into: buffer)

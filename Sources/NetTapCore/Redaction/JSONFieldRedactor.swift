@@ -25,7 +25,8 @@ struct JSONFieldRedactor {
         output.reserveCapacity(bytes.count)
         let replacement = Array("\"\(policy.replacement)\"".utf8)
         var stack: [Container] = []
-        var lastKey: String?
+        /// Where the last key read sits in `bytes`, quotes included.
+        var lastKey: Range<Int>?
         var index = 0
 
         while index < bytes.count {
@@ -50,7 +51,7 @@ struct JSONFieldRedactor {
             case UInt8(ascii: ":"):
                 output.append(byte)
                 index += 1
-                if case .object = stack.last, let key = lastKey, policy.isSensitiveField(key) {
+                if case .object = stack.last, let key = lastKey, isSensitiveKey(bytes, key) {
                     // Copy whitespace, then replace the whole value, whatever its type.
                     while index < bytes.count, Self.isSpace(bytes[index]) {
                         output.append(bytes[index])
@@ -69,7 +70,7 @@ struct JSONFieldRedactor {
             case UInt8(ascii: "\""):
                 let end = Self.endOfString(bytes, from: index)
                 if case .object(expectingKey: true) = stack.last {
-                    lastKey = Self.key(bytes, from: index, to: end)
+                    lastKey = index..<end
                     stack[stack.count - 1] = .object(expectingKey: false)
                 }
                 output.append(contentsOf: bytes[index..<end])
@@ -82,14 +83,16 @@ struct JSONFieldRedactor {
         return (Data(output), removed)
     }
 
-    /// The text of the key whose quoted form is `bytes[start..<end]`. Most keys have no escapes and
-    /// are their bytes; only a key with a backslash goes through a JSON decoder (making one per key
-    /// had been most of the cost of redacting a JSON body).
-    private static func key(_ bytes: [UInt8], from start: Int, to end: Int) -> String {
-        let inner = bytes[(start + 1)..<max(start + 1, end - 1)]
-        guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
-        return (try? JSONDecoder().decode(String.self, from: Data(bytes[start..<end])))
+    /// Whether the key whose quoted form is `bytes[quoted]` names a secret. Most keys have no
+    /// escapes and are judged on their bytes; only a key with a backslash is decoded first, by a
+    /// JSON decoder (making one for every key, and a String of every key, had been most of the
+    /// cost of redacting a JSON body).
+    private func isSensitiveKey(_ bytes: [UInt8], _ quoted: Range<Int>) -> Bool {
+        let inner = bytes[(quoted.lowerBound + 1)..<max(quoted.lowerBound + 1, quoted.upperBound - 1)]
+        guard inner.contains(UInt8(ascii: "\\")) else { return policy.isSensitiveField(utf8: inner) }
+        let decoded = (try? JSONDecoder().decode(String.self, from: Data(bytes[quoted])))
             ?? String(decoding: inner, as: UTF8.self)
+        return policy.isSensitiveField(decoded)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

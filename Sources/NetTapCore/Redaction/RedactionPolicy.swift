@@ -67,6 +67,13 @@ public struct RedactionPolicy: Sendable, Hashable {
         return fieldSuffixes.contains { normalized.hasSuffix($0) }
     }
 
+    /// `isSensitiveField` for a name given as UTF-8 bytes (a JSON key as the body spells it),
+    /// without making a String of it unless it is not printable ASCII.
+    func isSensitiveField<Bytes: Collection<UInt8>>(utf8 name: Bytes) -> Bool {
+        if let answer = matcher.match(utf8: name) { return answer }
+        return isSensitiveField(String(decoding: name, as: UTF8.self))
+    }
+
     /// Whether the value of header `name` is redacted.
     public func isSensitiveHeader(_ name: String) -> Bool {
         headerNames.contains(name.lowercased()) || isSensitiveField(name)
@@ -87,7 +94,7 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Writes ASCII `utf8` lowercased and without `-`, `_` and `.` into `buffer` (at least as long),
     /// and returns how many bytes it wrote: `normalize` without the String.
-    static func foldASCII(_ utf8: String.UTF8View, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    static func foldASCII<Bytes: Collection<UInt8>>(_ utf8: Bytes, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var count = 0
         for byte in utf8 {
             switch byte {
