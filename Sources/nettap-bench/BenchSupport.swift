@@ -35,6 +35,13 @@ enum BenchSupport {
         #endif
     }
 
+    /// Writes a benchmark's `--json` report: pretty-printed, keys sorted, so that runs diff cleanly.
+    static func writeReport(_ report: some Encodable, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+    }
+
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }

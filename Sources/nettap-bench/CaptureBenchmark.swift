@@ -85,9 +85,7 @@ enum CaptureBenchmark {
             let report = Report(
                 requests: requests, concurrency: concurrency, rounds: rounds, server: target.description,
                 machine: BenchSupport.machineDescription(), protocolOverNaive: protocolOverNaive, variants: results)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            try BenchSupport.writeReport(report, to: path)
             print("wrote \(path)")
         }
         return 0

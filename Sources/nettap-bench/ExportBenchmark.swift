@@ -70,9 +70,7 @@ enum ExportBenchmark {
         print(describe("import", importRun))
 
         if let jsonPath {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(Report(exports: exports, importRun: importRun)).write(to: URL(fileURLWithPath: jsonPath))
+            try BenchSupport.writeReport(Report(exports: exports, importRun: importRun), to: jsonPath)
         }
     }
 

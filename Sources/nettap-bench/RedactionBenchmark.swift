@@ -53,9 +53,7 @@ enum RedactionBenchmark {
         }
         if let path = BenchSupport.option("--json", in: arguments) {
             struct Report: Codable { var benchmark = "redaction"; var requestNanoseconds: Double; var rows: [Row] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(Report(requestNanoseconds: requestNanoseconds, rows: rows)).write(to: URL(fileURLWithPath: path))
+            try BenchSupport.writeReport(Report(requestNanoseconds: requestNanoseconds, rows: rows), to: path)
             print("wrote \(path)")
         }
         return 0

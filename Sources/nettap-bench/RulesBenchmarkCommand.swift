@@ -39,9 +39,7 @@ enum RulesBenchmarkCommand {
         print(String(format: "\n1,000 non-matching rules cost %.2f%% of a loopback request (target < 5%%)", thousand * 100))
         if let path = BenchSupport.option("--json", in: arguments) {
             struct Report: Codable { var benchmark = "rules"; var requestNanoseconds: Double; var rows: [Row] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(Report(requestNanoseconds: requestNanoseconds, rows: rows)).write(to: URL(fileURLWithPath: path))
+            try BenchSupport.writeReport(Report(requestNanoseconds: requestNanoseconds, rows: rows), to: path)
         }
         return 0
     }
