@@ -5,6 +5,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: nettap-bench <benchmark> [options]
       capture [--requests N] [--concurrency N] [--rounds N] [--builtin-server] [--json FILE]
+      capture-cost [--iterations N] [--rounds N] [--builtin-server] [--json FILE]
       export [--json FILE]
       redaction [--builtin-server] [--json FILE]
       rules [--builtin-server] [--json FILE]
@@ -20,6 +21,7 @@ func runBenchmark() async -> Int32 {
     do {
         switch name {
         case "capture": return try await CaptureBenchmark.run(arguments: rest)
+        case "capture-cost": return try await CapturePipelineCommand.run(arguments: rest)
         case "capture-worker": return await CaptureBenchmark.worker(arguments: rest)
         case "store": return StoreBenchmark.run(rest)
         case "store-writer": return StoreCrashWriter.run(rest)

@@ -120,7 +120,7 @@ public final class NetTapSession: @unchecked Sendable {
     }
 
     /// Lets callbacks for a task URLSession creates inside its own async call find the exchange.
-    private func expectTask(_ request: URLRequest, _ recorder: ExchangeRecorder) {
+    func expectTask(_ request: URLRequest, _ recorder: ExchangeRecorder) {
         if !SessionDelegateProxy.marksRequests { proxy.expectTask(for: request, recorder: recorder) }
     }
 
@@ -292,7 +292,7 @@ public final class NetTapSession: @unchecked Sendable {
 
     /// Starts recording `request` unless capture is off for it; returns the request to send, marked
     /// so that the URLProtocol path skips it and delegate callbacks can find their recorder.
-    private func begin(
+    func begin(
         _ request: URLRequest, kind: TaskKind, body: RequestBodySource? = nil, upload: UploadBody? = nil,
         endsInHandler: Bool = true
     ) -> (URLRequest, ExchangeRecorder)? {
@@ -321,7 +321,7 @@ public final class NetTapSession: @unchecked Sendable {
         return task
     }
 
-    private func end(_ recorder: ExchangeRecorder, response: URLResponse?, error: Error?) {
+    func end(_ recorder: ExchangeRecorder, response: URLResponse?, error: Error?) {
         proxy.end(recorder, response: response, error: error)
     }
 

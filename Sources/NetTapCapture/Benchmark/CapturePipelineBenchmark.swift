@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Measures what NetTap itself does per captured exchange, without the network, for nettap-bench.
+///
+/// `nettap-bench capture` shows the sum of NetTap's cost and of its effect on URLSession, under a
+/// machine that drifts by tens of percent; this isolates NetTap's own CPU, phase by phase, on the
+/// code the instrumented session runs, for an exchange shaped like the capture benchmark's (a GET
+/// without app headers, a 1 KiB response with the eight headers nginx sends).
+///
+/// ```swift
+/// let cost = CapturePipelineBenchmark.measure(iterations: 50_000)
+/// print(cost.requestPathNanoseconds, cost.buildNanoseconds, cost.deliveryNanoseconds)
+/// ```
+public enum CapturePipelineBenchmark {
+    public struct Cost: Sendable, Codable {
+        /// On the request path, per exchange: the capture decision, the recorder, the session's
+        /// tracking, and handing the finished capture to the hub.
+        public var requestPathNanoseconds: Double
+        /// On the hub's queue: turning the raw capture into a redacted `Exchange`.
+        public var buildNanoseconds: Double
+        /// On the sink's queue: a ring-buffer sink taking the exchange, through the sink queue.
+        public var deliveryNanoseconds: Double
+    }
+
+    /// Best of `rounds` timings of each phase over `iterations` exchanges.
+    public static func measure(iterations: Int, rounds: Int = 5) async -> Cost {
+        let count = max(1, iterations)
+        let sample = SampleExchange()
+        var cost = Cost(requestPathNanoseconds: .infinity, buildNanoseconds: .infinity, deliveryNanoseconds: .infinity)
+        for _ in 0..<max(1, rounds) {
+            cost.requestPathNanoseconds = min(cost.requestPathNanoseconds, await requestPath(sample, count))
+            cost.buildNanoseconds = min(cost.buildNanoseconds, build(sample, count))
+            cost.deliveryNanoseconds = min(cost.deliveryNanoseconds, await delivery(sample, count))
+        }
+        return cost
+    }
+
+    /// The session path's own steps for one async `data(for:)` call, around URLSession's part.
+    private static func requestPath(_ sample: SampleExchange, _ count: Int) async -> Double {
+        let tap = NetTap()  // no sinks: the hub takes the captures and builds nothing
+        let session = NetTapSession(configuration: .ephemeral, tap: tap)
+        defer { session.invalidateAndCancel() }
+        var captured = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count {
+            guard let (marked, recorder) = session.begin(sample.request, kind: .data) else { continue }
+            session.expectTask(marked, recorder)
+            recorder.didLoad(wholeBody: sample.body)
+            session.end(recorder, response: sample.response, error: nil)
+            captured += 1
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        await tap.drain()
+        precondition(captured == count, "the benchmark's request must be captured")
+        return Double(elapsed) / Double(count)
+    }
+
+    private static func build(_ sample: SampleExchange, _ count: Int) -> Double {
+        let capture = sample.rawCapture()
+        var bytes: Int64 = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count {
+            bytes &+= capture.makeExchange().response?.body?.size ?? 0
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        precondition(bytes == Int64(sample.body.count) * Int64(count), "every built exchange must keep its body")
+        return Double(elapsed) / Double(count)
+    }
+
+    private static func delivery(_ sample: SampleExchange, _ count: Int) async -> Double {
+        let exchange = sample.rawCapture().makeExchange()
+        let sink = RingBufferSink(capacity: 1_000)
+        let queue = SinkQueue(sink: sink)
+        // Batches of the size the hub hands over when busy (one wake-up per 25 ms at a few
+        // thousand requests per second).
+        let batch = [CaptureEvent](repeating: .finished(exchange), count: 64)
+        let start = DispatchTime.now().uptimeNanoseconds
+        var sent = 0
+        while sent < count {
+            queue.enqueue(batch)
+            sent += batch.count
+            // Stay under the sink's pending limit, so that nothing is dropped (and not delivered).
+            if sent % (batch.count * 64) == 0 { await sink.waitForExchanges(count: sent) }
+        }
+        await sink.waitForExchanges(count: sent)
+        precondition(queue.droppedCount == 0, "the delivery benchmark must not overrun the sink")
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        return Double(elapsed) / Double(sent)
+    }
+
+    /// A GET of a 1 KiB payload from a loopback nginx, as `nettap-bench capture` makes it.
+    private struct SampleExchange: @unchecked Sendable {
+        let request: URLRequest
+        let body = Data(repeating: 0x61, count: 1_024)
+        /// Never nil for these arguments; optional only because the initializer is failable.
+        let response: HTTPURLResponse?
+
+        init() {
+            let url = URL(string: "http://127.0.0.1:18080/payload") ?? URL(fileURLWithPath: "/payload")
+            let headers = [
+                "Server": "nginx/1.26.3", "Date": "Thu, 03 Dec 2026 17:00:00 GMT", "Content-Type": "application/octet-stream",
+                "Content-Length": "1024", "Last-Modified": "Thu, 03 Dec 2026 16:41:00 GMT", "Connection": "keep-alive",
+                "ETag": "\"692f6b5c-400\"", "Accept-Ranges": "bytes",
+            ]
+            response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
+            request = URLRequest(url: url)
+        }
+
+        func rawCapture() -> RawCapture {
+            let now = Date()
+            return RawCapture(
+                id: UUID.timeOrdered(at: now), sessionID: "benchmark", startedAt: now, endedAt: now.addingTimeInterval(0.0004),
+                labels: [:], path: .session, kind: .data, bodyCap: 1 << 20, redaction: .default, request: request,
+                requestBody: .none, response: response, responseBody: .data(body), error: nil, redirects: [],
+                metrics: TimingMetrics(fetchStart: now, responseEnd: now))
+        }
+    }
+}
