@@ -12,6 +12,25 @@ import Testing
         #expect(headers.map(\.name) == ["Content-Type", "set-cookie", "Set-Cookie"])
     }
 
+    /// Fields from a dictionary are in the order of their lowercased names, which the byte
+    /// comparison for ASCII names must reproduce exactly; names that are not ASCII take the String
+    /// comparison (a combining accent after "e" sorts it after "f", not before).
+    @Test func fieldsFromADictionarySortAsTheirLowercasedNames() {
+        let ascii = [
+            "Content-Type", "content-length", "ETag", "Etag-Extra", "Date", "X-B", "x-a", "X", "x-", "Server",
+            "Accept-Ranges", "Last-Modified", "Connection", "A", "a0", "Z", "_priv", "~tilde", "0", "Content-Type-2",
+        ]
+        let mixed = ascii + ["e\u{301}tag", "F", "Ünicode", "unicode", "É", "ǅ-title"]
+        for names in [ascii, mixed, [], ["One"]] {
+            let dictionary = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, "\($0.offset)") })
+            let sorted = HTTPHeaders(dictionary).map(\.name)
+            #expect(sorted.map { $0.lowercased() } == names.map { $0.lowercased() }.sorted(), "\(sorted)")
+            #expect(HTTPHeaders(dictionary).map(\.value) == sorted.map { dictionary[$0] ?? "" })
+        }
+        let accented = HTTPHeaders(["e\u{301}tag": "1", "F": "2", "etag": "3"]).map(\.name)
+        #expect(accented == ["etag", "F", "e\u{301}tag"])
+    }
+
     @Test func setReplacesAllFieldsInPlaceOfTheFirst() {
         var headers = HTTPHeaders([
             HTTPHeaderField(name: "A", value: "1"), HTTPHeaderField(name: "B", value: "2"),

@@ -107,6 +107,36 @@ import Testing
         #expect(accented.isSensitiveField("Ma_Clé") && !RedactionPolicy.default.isSensitiveField("Ma_Clé"))
     }
 
+    /// What `isSensitiveHeader` meant before header names were compared as bytes: the lowercased
+    /// name in `headerNames`, or a sensitive field name. Checked under the default policy, one
+    /// with entries added in place (one in capitals, which the lowercased name never equals), and
+    /// one with a non-ASCII entry, for names of every kind.
+    @Test func headerNamesAreJudgedAsLowercasedLookupWouldJudgeThem() {
+        func reference(_ policy: RedactionPolicy, _ name: String) -> Bool {
+            policy.headerNames.contains(name.lowercased()) || policy.isSensitiveField(name)
+        }
+        var grown = RedactionPolicy.default
+        grown.headerNames.insert("x-session")
+        grown.headerNames.insert("X-Upper")
+        grown.headerNames.insert("")
+        var accented = RedactionPolicy.default
+        accented.headerNames.insert("x-clé")
+        let names = [
+            "Authorization", "authorization", "AUTHORIZATION", "Proxy-Authorization", "proxy_authorization", "Cookie",
+            "cookies", "Set-Cookie", "set-cookie2", "X-Session", "x-session", "X_Session", "X-Upper", "x-upper", "",
+            "X-Clé", "x-clé", "X-CLÉ", "Content-Type", "X-Api-Key", "Authorizatio", "Authorization ", "Cookie\u{301}",
+            "Au\u{0}thorization", "Cöokie", "🍪",
+        ]
+        for policy in [RedactionPolicy.default, grown, accented] {
+            for name in names {
+                #expect(policy.isSensitiveHeader(name) == reference(policy, name), "\(name) under \(policy.headerNames)")
+            }
+        }
+        #expect(grown.isSensitiveHeader("X-SESSION") && !RedactionPolicy.default.isSensitiveHeader("X-Session"))
+        #expect(grown.isSensitiveHeader("") && !RedactionPolicy.default.isSensitiveHeader(""))
+        #expect(accented.isSensitiveHeader("X-CLÉ") && !grown.isSensitiveHeader("X-Upper"))
+    }
+
     @Test func escapedJSONKeysAreReadAsTheirText() {
         let json = #"{"pass\u0077ord": "p1", "to\"ken": "kept", "a\\b": 1, "api_key": "k2"}"#
         let body = CapturedBody(data: Data(json.utf8), contentType: "application/json")

@@ -30,6 +30,16 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
         /// Linux: recorders of URLSession's own async calls, whose task NetTap never holds, by
         /// method and URL until a callback names their task.
         var unclaimed: [String: [ExchangeRecorder]] = [:]
+        /// The key each unclaimed recorder waits under, so that forgetting one neither rebuilds
+        /// the key from its request nor searches for it.
+        var keyOfUnclaimed: [ObjectIdentifier: String] = [:]
+
+        /// Removes `recorder` from those waiting under `key`, mutating the list in place.
+        mutating func removeUnclaimed(_ recorder: ExchangeRecorder, key: String) {
+            keyOfUnclaimed.removeValue(forKey: ObjectIdentifier(recorder))
+            unclaimed[key]?.removeAll { $0 === recorder }
+            if unclaimed[key]?.isEmpty == true { unclaimed.removeValue(forKey: key) }
+        }
     }
 
     init(appDelegate: URLSessionDelegate?) {
@@ -67,7 +77,10 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
     /// Requests that are alike in both get recorders that are alike in what callbacks add (hops).
     func expectTask(for request: URLRequest, recorder: ExchangeRecorder) {
         let key = Self.claimKey(request)
-        tracking.withLock { $0.unclaimed[key, default: []].append(recorder) }
+        tracking.withLock {
+            $0.unclaimed[key, default: []].append(recorder)
+            $0.keyOfUnclaimed[ObjectIdentifier(recorder)] = key
+        }
     }
 
     func recorder(for task: URLSessionTask) -> ExchangeRecorder? {
@@ -82,9 +95,8 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
         guard let request = task.originalRequest else { return nil }
         let key = Self.claimKey(request)
         return tracking.withLock { tracking -> ExchangeRecorder? in
-            guard var waiting = tracking.unclaimed[key], !waiting.isEmpty else { return nil }
-            let recorder = waiting.removeFirst()
-            tracking.unclaimed[key] = waiting.isEmpty ? nil : waiting
+            guard let recorder = tracking.unclaimed[key]?.first else { return nil }
+            tracking.removeUnclaimed(recorder, key: key)
             tracking.byTask[identity] = recorder
             tracking.taskOfRecorder[ObjectIdentifier(recorder)] = identity
             return recorder
@@ -100,12 +112,8 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
             if Self.marksRequests { tracking.byKey.removeValue(forKey: recorder.id.uuidString) }
             if let task = tracking.taskOfRecorder.removeValue(forKey: ObjectIdentifier(recorder)) {
                 tracking.byTask.removeValue(forKey: task)
-            } else if !tracking.unclaimed.isEmpty {
-                let key = Self.claimKey(recorder.request)
-                if var waiting = tracking.unclaimed[key] {
-                    waiting.removeAll { $0 === recorder }
-                    tracking.unclaimed[key] = waiting.isEmpty ? nil : waiting
-                }
+            } else if let key = tracking.keyOfUnclaimed[ObjectIdentifier(recorder)] {
+                tracking.removeUnclaimed(recorder, key: key)
             }
         }
     }

@@ -35,10 +35,42 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     /// Builds ordered fields from a Foundation dictionary (`allHTTPHeaderFields`, `allHeaderFields`),
     /// sorted by name so that the result does not depend on dictionary order.
     public init(_ dictionary: [String: String]) {
-        self.fields = dictionary
-            .map { (folded: $0.key.lowercased(), field: HTTPHeaderField(name: $0.key, value: $0.value)) }
-            .sorted { $0.folded < $1.folded }
-            .map(\.field)
+        self.init(sortingByName: dictionary.map { HTTPHeaderField(name: $0.key, value: $0.value) })
+    }
+
+    /// Fields in the order of their names compared without case (what `init(_:)` gives a dictionary).
+    /// Every capture sorts its response headers, so ASCII names (nearly all) are compared as folded
+    /// bytes instead of being lowercased into new Strings first.
+    public init(sortingByName fields: [HTTPHeaderField]) {
+        guard fields.allSatisfy({ Self.isASCII($0.name) }) else {
+            // Another character can combine with its neighbour or change length when lowercased.
+            self.fields = fields
+                .map { (folded: $0.name.lowercased(), field: $0) }
+                .sorted { $0.folded < $1.folded }
+                .map(\.field)
+            return
+        }
+        self.fields = fields.sorted { Self.asciiNamePrecedes($0.name, $1.name) }
+    }
+
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+            ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// For ASCII `a` and `b`: whether `a.lowercased() < b.lowercased()`, comparing folded bytes.
+    static func asciiNamePrecedes(_ a: String, _ b: String) -> Bool {
+        func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+            for index in 0..<Swift.min(left.count, right.count) {
+                let x = asciiLowercase(left[index])
+                let y = asciiLowercase(right[index])
+                if x != y { return x < y }
+            }
+            return left.count < right.count
+        }
+        var a = a
+        var b = b
+        return a.withUTF8 { left in b.withUTF8 { right in compare(left, right) } }
     }
 
     public var startIndex: Int { fields.startIndex }

@@ -10,13 +10,19 @@ import Foundation
 struct FieldNameMatcher: Sendable, Hashable {
     private let names: [[UInt8]]
     private let suffixes: [[UInt8]]
+    /// Whether names are normalized before they are compared (field names); otherwise they are
+    /// only lowercased (header names, as `RedactionPolicy.headerNames` holds them).
+    private let normalizes: Bool
     /// Whether every name and suffix is printable ASCII, so that bytes decide every printable name.
     let coversPrintableNames: Bool
 
-    init(names: Set<String>, suffixes: Set<String>) {
+    /// - Parameter normalizes: compare names normalized (`RedactionPolicy.normalize`); false
+    ///   compares them lowercased only.
+    init(names: Set<String>, suffixes: Set<String>, normalizes: Bool = true) {
         // Sorted so that equal policies build equal matchers.
         self.names = names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
         self.suffixes = suffixes.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        self.normalizes = normalizes
         coversPrintableNames = (self.names + self.suffixes).allSatisfy { $0.allSatisfy(Self.isPrintableASCII) }
     }
 
@@ -24,8 +30,8 @@ struct FieldNameMatcher: Sendable, Hashable {
         byte >= 0x20 && byte < 0x7f
     }
 
-    /// Whether `name`, normalized (`RedactionPolicy.normalize`), is one of the names or ends with
-    /// a suffix; nil when that takes String comparison (a name that is not printable ASCII, or a
+    /// Whether `name`, normalized (`RedactionPolicy.normalize`) or lowercased, is one of the names or
+    /// ends with a suffix; nil when that takes String comparison (a name that is not printable ASCII, or a
     /// policy entry that is not). Normalizes into a buffer on the stack, without building a String.
     func match(_ name: String) -> Bool? {
         match(utf8: name.utf8)
@@ -36,8 +42,10 @@ struct FieldNameMatcher: Sendable, Hashable {
         guard coversPrintableNames else { return nil }
         for byte in utf8 where !Self.isPrintableASCII(byte) { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { buffer -> Bool in
-            let count = RedactionPolicy.foldASCII(utf8, into: buffer)
-            guard count > 0, let base = buffer.baseAddress else { return false }
+            let count = RedactionPolicy.foldASCII(utf8, into: buffer, removingSeparators: normalizes)
+            // An empty field name is never sensitive (`isSensitiveField`); a header name is
+            // compared as it is, so an empty entry would match an empty name.
+            guard count > 0, let base = buffer.baseAddress else { return !normalizes && names.contains([]) }
             for name in names where name.count == count {
                 if Self.equal(UnsafePointer(base), name) { return true }
             }

@@ -13,7 +13,9 @@
 /// ```
 public struct RedactionPolicy: Sendable, Hashable {
     /// Header names whose values are always redacted (compared without case).
-    public var headerNames: Set<String>
+    public var headerNames: Set<String> {
+        didSet { headerMatcher = FieldNameMatcher(names: headerNames, suffixes: [], normalizes: false) }
+    }
     /// Field names (query, form, JSON, header) whose values are redacted, compared normalized.
     public var fieldNames: Set<String> {
         didSet { matcher = FieldNameMatcher(names: fieldNames, suffixes: fieldSuffixes) }
@@ -28,6 +30,8 @@ public struct RedactionPolicy: Sendable, Hashable {
     public var redactsBodies: Bool
     /// `fieldNames` and `fieldSuffixes` as bytes, kept in step with them.
     private var matcher: FieldNameMatcher
+    /// `headerNames` as bytes, kept in step with them.
+    private var headerMatcher: FieldNameMatcher
 
     public init(
         headerNames: Set<String>, fieldNames: Set<String>, fieldSuffixes: Set<String> = [],
@@ -39,6 +43,7 @@ public struct RedactionPolicy: Sendable, Hashable {
         self.replacement = replacement
         self.redactsBodies = redactsBodies
         self.matcher = FieldNameMatcher(names: self.fieldNames, suffixes: self.fieldSuffixes)
+        self.headerMatcher = FieldNameMatcher(names: self.headerNames, suffixes: [], normalizes: false)
     }
 
     /// The policy NetTap starts with.
@@ -76,7 +81,8 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Whether the value of header `name` is redacted.
     public func isSensitiveHeader(_ name: String) -> Bool {
-        headerNames.contains(name.lowercased()) || isSensitiveField(name)
+        let listed = headerMatcher.match(name) ?? headerNames.contains(name.lowercased())
+        return listed || isSensitiveField(name)
     }
 
     /// `name` lowercased, without `-`, `_` and `.`. Runs for every header, query item and JSON key
@@ -93,13 +99,17 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// Writes ASCII `utf8` lowercased and without `-`, `_` and `.` into `buffer` (at least as long),
-    /// and returns how many bytes it wrote: `normalize` without the String.
-    static func foldASCII<Bytes: Collection<UInt8>>(_ utf8: Bytes, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// and returns how many bytes it wrote: `normalize` without the String. With
+    /// `removingSeparators` false it only lowercases (`lowercased()` for ASCII).
+    static func foldASCII<Bytes: Collection<UInt8>>(
+        _ utf8: Bytes, into buffer: UnsafeMutableBufferPointer<UInt8>, removingSeparators: Bool = true
+    ) -> Int {
         var count = 0
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                continue
+                if removingSeparators { continue }
+                buffer[count] = byte
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 buffer[count] = byte | 0x20
             default:
