@@ -57,9 +57,18 @@ enum BenchSupport {
     }
 
     static func median(_ values: [Double]) -> Double {
+        quantile(0.5, of: values)
+    }
+
+    /// The `q` quantile (0...1) of `values`, interpolated between the two nearest ranks; 0 for none.
+    static func quantile(_ q: Double, of values: [Double]) -> Double {
         let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[sorted.count / 2]
+        guard let first = sorted.first else { return 0 }
+        let position = min(max(q, 0), 1) * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        let fraction = position - Double(lower)
+        return sorted.count == 1 ? first : sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
     }
 
     static func machineDescription() -> String {

@@ -13,7 +13,10 @@ import FoundationNetworking
 /// rounds that interleave the variants. A small cloud machine drifts by tens of percent from one
 /// second to the next, so each round's ratios are taken within the round (where drift hits every
 /// variant alike), and the median round is reported: the median of those ratios, and the median
-/// requests per second of each variant.
+/// requests per second of each variant. Each round starts one variant later in the list than the
+/// round before, so that over every four rounds each variant runs once in each position (first,
+/// or right after the naive one's connection churn); the interquartile range of the per-round
+/// ratios shows how far to trust the median.
 enum CaptureBenchmark {
     static let variants = ["plain", "session", "protocol", "naive"]
 
@@ -23,12 +26,14 @@ enum CaptureBenchmark {
         var peakMemoryBytes: Int
         /// Median over rounds of this variant's rate divided by plain URLSession's in the same round.
         var ratioToPlain: Double
+        /// The first and third quartiles of those per-round ratios.
+        var ratioQuartiles: [Double]
     }
 
     static func run(arguments: [String]) async throws -> Int32 {
         let requests = Int(BenchSupport.option("--requests", in: arguments) ?? "") ?? 2_000
         let concurrency = Int(BenchSupport.option("--concurrency", in: arguments) ?? "") ?? 8
-        let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 11
+        let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 20
         let target = try LoopbackTarget.start(preferNginx: !arguments.contains("--builtin-server"))
         defer { target.stop() }
         print("capture benchmark: \(requests) requests x \(rounds) rounds, concurrency \(concurrency)")
@@ -41,7 +46,8 @@ enum CaptureBenchmark {
         for round in 1...rounds {
             var line = "  round \(round):"
             var roundRates: [String: Double] = [:]
-            for variant in variants {
+            let shift = (round - 1) % variants.count
+            for variant in variants[shift...] + variants[..<shift] {
                 let outcome = try runWorker(variant: variant, url: target.url, requests: requests, concurrency: concurrency)
                 roundRates[variant] = outcome.rate
                 rates[variant, default: []].append(outcome.rate)
@@ -53,15 +59,17 @@ enum CaptureBenchmark {
             ratios["protocol/naive", default: []].append((roundRates["protocol"] ?? 0) / (roundRates["naive"] ?? 1))
             print(line)
         }
-        let results = variants.map {
+        let results = variants.map { name in
             Result(
-                name: $0, requestsPerSecond: BenchSupport.median(rates[$0] ?? []), peakMemoryBytes: memory[$0] ?? 0,
-                ratioToPlain: BenchSupport.median(ratios[$0] ?? []))
+                name: name, requestsPerSecond: BenchSupport.median(rates[name] ?? []), peakMemoryBytes: memory[name] ?? 0,
+                ratioToPlain: BenchSupport.median(ratios[name] ?? []),
+                ratioQuartiles: [0.25, 0.75].map { BenchSupport.quantile($0, of: ratios[name] ?? []) })
         }
         print("")
-        print("variant     req/s   vs plain   peak memory   (medians over \(rounds) rounds)")
+        print("variant     req/s   vs plain   middle half of rounds   peak memory   (medians over \(rounds) rounds)")
         for result in results {
-            print(BenchSupport.pad(result.name, 9) + String(format: " %7.0f   %7.2f    ", result.requestsPerSecond, result.ratioToPlain)
+            print(BenchSupport.pad(result.name, 9) + String(format: " %7.0f   %7.2f      %5.2f - %5.2f      ",
+                result.requestsPerSecond, result.ratioToPlain, result.ratioQuartiles[0], result.ratioQuartiles[1])
                 + BenchSupport.formatBytes(result.peakMemoryBytes))
         }
         let ratio = { (name: String) in results.first { $0.name == name }?.ratioToPlain ?? 0 }
