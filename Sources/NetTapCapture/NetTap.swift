@@ -28,30 +28,39 @@ public final class NetTap: Sendable {
     /// The instance the URLProtocol interceptor reports to, and `NetTapSession`'s default.
     public static let shared = NetTap()
 
-    private let state: Protected<Configuration>
+    private let state: Protected<CaptureSettings>
     private let globalLabels = Protected<[String: String]>([:])
     let hub: CaptureHub
 
     public init(configuration: Configuration = Configuration()) {
-        state = Protected(configuration)
+        state = Protected(CaptureSettings(configuration))
         hub = CaptureHub(pendingLimit: configuration.pendingLimit)
     }
 
     /// The current configuration. Setting it applies to requests that start afterwards.
     public var configuration: Configuration {
-        get { state.current }
-        set { state.withLock { $0 = newValue } }
+        get { state.current.configuration }
+        set { state.withLock { $0 = CaptureSettings(newValue) } }
     }
 
     /// Changes the configuration in place.
     public func update(_ change: (inout Configuration) -> Void) {
-        state.withLock { change(&$0) }
+        state.withLock { settings in
+            var configuration = settings.configuration
+            change(&configuration)
+            settings = CaptureSettings(configuration)
+        }
     }
 
     /// The runtime switch.
     public var isEnabled: Bool {
-        get { state.withLock { $0.isEnabled } }
-        set { state.withLock { $0.isEnabled = newValue } }
+        get { state.current.configuration.isEnabled }
+        set { update { $0.isEnabled = newValue } }
+    }
+
+    /// The configuration for a request starting now, without copying it.
+    var settings: CaptureSettings {
+        state.current
     }
 
     // MARK: Sinks
@@ -112,11 +121,12 @@ public final class NetTap: Sendable {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return false
         }
-        let configuration = state.current
-        guard configuration.isEnabled, configuration.captures(host: url.host) else { return false }
-        if configuration.samplingRate >= 1 { return true }
-        if configuration.samplingRate <= 0 { return false }
-        return Double.random(in: 0..<1) < configuration.samplingRate
+        let settings = state.current
+        guard settings.configuration.isEnabled, settings.configuration.captures(host: url.host) else { return false }
+        let samplingRate = settings.configuration.samplingRate
+        if samplingRate >= 1 { return true }
+        if samplingRate <= 0 { return false }
+        return Double.random(in: 0..<1) < samplingRate
     }
 }
 

@@ -115,8 +115,8 @@ public enum CapturePipelineBenchmark {
         func rawCapture() -> RawCapture {
             let now = Date()
             return RawCapture(
-                id: UUID.timeOrdered(at: now), sessionID: "benchmark", startedAt: now, endedAt: now.addingTimeInterval(0.0004),
-                labels: [:], path: .session, kind: .data, bodyCap: 1 << 20, redaction: .default, request: request,
+                id: UUID.timeOrdered(at: now), settings: CaptureSettings(NetTap.Configuration()), startedAt: now,
+                endedAt: now.addingTimeInterval(0.0004), labels: [:], path: .session, kind: .data, bodyCap: 1 << 20, request: request,
                 requestBody: .none, response: response, responseBody: .data(body), error: nil, redirects: [],
                 metrics: TimingMetrics(fetchStart: now, responseEnd: now))
         }

@@ -21,7 +21,7 @@ final class CaptureHub: @unchecked Sendable {
     private let wantsStarts = Protected(false)
 
     private enum Item {
-        case started(ExchangeStart, RedactionPolicy)
+        case started(ExchangeStart, CaptureSettings)
         case finished(RawCapture)
     }
 
@@ -57,9 +57,9 @@ final class CaptureHub: @unchecked Sendable {
     /// Whether any sink wants `.started` events; lets the request path skip building them.
     var hasStartListeners: Bool { wantsStarts.current }
 
-    func submitStart(_ start: ExchangeStart, redaction: RedactionPolicy) {
+    func submitStart(_ start: ExchangeStart, settings: CaptureSettings) {
         guard hasStartListeners else { return }
-        append(.started(start, redaction))
+        append(.started(start, settings))
     }
 
     func submit(_ capture: RawCapture) {
@@ -88,20 +88,23 @@ final class CaptureHub: @unchecked Sendable {
             }
             if items.isEmpty { return }
             let targets = sinks.current
-            // Every event in arrival order, for sinks that want starts; only the finished ones for the rest.
+            // Every event in arrival order, for sinks that want starts; only the finished ones for
+            // the rest. The first list is built only when some sink wants it: each entry is one more
+            // copy of an exchange, a retain and a release of every string and buffer it holds.
+            let anyWantsStarts = targets.contains { $0.sink.wantsStartEvents }
             var events: [CaptureEvent] = []
             var finished: [CaptureEvent] = []
-            events.reserveCapacity(items.count)
+            if anyWantsStarts { events.reserveCapacity(items.count) }
             finished.reserveCapacity(items.count)
             for item in items {
                 switch item {
-                case .started(let start, let redaction):
-                    events.append(.started(Redactor(policy: redaction).redact(start)))
+                case .started(let start, let settings):
+                    if anyWantsStarts { events.append(.started(settings.redactor.redact(start))) }
                 case .finished(let capture):
                     if targets.isEmpty, capture.recordTargets.isEmpty { continue }
                     let exchange = capture.makeExchange()
                     RulesRuntime.shared.recorder.append(exchange, to: capture.recordTargets)
-                    events.append(.finished(exchange))
+                    if anyWantsStarts { events.append(.finished(exchange)) }
                     finished.append(.finished(exchange))
                 }
             }

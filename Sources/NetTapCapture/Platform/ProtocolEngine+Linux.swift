@@ -320,7 +320,7 @@ final class ProtocolEngine: LoaderObserver, @unchecked Sendable {
         let body = ExchangeRecorder.bodySource(of: request)
         if kind == .upload, case .none = body {
             let contentType = request.value(forHTTPHeaderField: "Content-Type")
-            return taskBody?.captured(cap: NetTap.shared.configuration.bodyCaptureLimit, contentType: contentType)
+            return taskBody?.captured(cap: NetTap.shared.settings.configuration.bodyCaptureLimit, contentType: contentType)
                 ?? .unavailable(size: nil, reason: "an upload task's body is passed to URLSession apart from the request")
         }
         return body

@@ -15,7 +15,8 @@ final class ExchangeRecorder: @unchecked Sendable {
     let id: UUID
     let startedAt: Date
     private let tap: NetTap
-    private let sessionID: String
+    /// The configuration when the request started: capture keeps to it even if the app changes it.
+    private let settings: CaptureSettings
     private let labels: [String: String]
     let bodyCap: Int
     /// Set for tasks created with a completion handler or an async call: they end there, not in
@@ -23,7 +24,6 @@ final class ExchangeRecorder: @unchecked Sendable {
     let endsInCompletionHandler: Bool
     /// An upload task's whole body, for rules that send it again (NetTapSession's uploads).
     let upload: UploadBody?
-    private let redaction: RedactionPolicy
     private let path: CapturePath
     private let kind: TaskKind
 
@@ -48,12 +48,11 @@ final class ExchangeRecorder: @unchecked Sendable {
         self.tap = tap
         self.upload = upload
         self.endsInCompletionHandler = endsInCompletionHandler
-        let configuration = tap.configuration
+        let settings = tap.settings
+        self.settings = settings
         self.startedAt = startedAt
         self.id = UUID.timeOrdered(at: startedAt)
-        self.sessionID = configuration.sessionID
-        self.bodyCap = configuration.bodyCaptureLimit
-        self.redaction = configuration.redaction
+        self.bodyCap = settings.configuration.bodyCaptureLimit
         self.labels = tap.labelsForNewExchange()
         self.path = path
         self.kind = kind
@@ -62,9 +61,10 @@ final class ExchangeRecorder: @unchecked Sendable {
         if tap.hub.hasStartListeners {
             tap.hub.submitStart(
                 ExchangeStart(
-                    id: id, sessionID: sessionID, startedAt: startedAt, method: request.httpMethod ?? "GET",
-                    url: request.url?.absoluteString ?? "", labels: labels, capturePath: path),
-                redaction: redaction)
+                    id: id, sessionID: settings.configuration.sessionID, startedAt: startedAt,
+                    method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "", labels: labels,
+                    capturePath: path),
+                settings: settings)
         }
     }
 
@@ -175,8 +175,8 @@ final class ExchangeRecorder: @unchecked Sendable {
                 finalRequestBody = .unavailable(size: bytesSent, reason: reason)
             }
             return RawCapture(
-                id: id, sessionID: sessionID, startedAt: startedAt, endedAt: endedAt, labels: labels,
-                path: path, kind: kind, bodyCap: bodyCap, redaction: redaction, request: request,
+                id: id, settings: settings, startedAt: startedAt, endedAt: endedAt, labels: labels,
+                path: path, kind: kind, bodyCap: bodyCap, request: request,
                 requestBody: finalRequestBody, response: response, responseBody: body,
                 error: error.map { CaptureError($0) }, redirects: redirects, metrics: timing,
                 modifications: modifications, recordTargets: recordTargets)

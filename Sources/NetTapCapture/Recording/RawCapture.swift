@@ -35,14 +35,14 @@ enum ResponseBodySource: @unchecked Sendable {
 /// `@unchecked Sendable`: the Foundation objects it holds are not mutated after capture.
 struct RawCapture: @unchecked Sendable {
     var id: UUID
-    var sessionID: String
+    /// The configuration the request started under: its session id and its redactor.
+    var settings: CaptureSettings
     var startedAt: Date
     var endedAt: Date
     var labels: [String: String]
     var path: CapturePath
     var kind: TaskKind
     var bodyCap: Int
-    var redaction: RedactionPolicy
     var request: URLRequest
     var requestBody: RequestBodySource
     var response: URLResponse?
@@ -72,7 +72,7 @@ struct RawCapture: @unchecked Sendable {
         }
         let exchange = Exchange(
             id: id,
-            sessionID: sessionID,
+            sessionID: settings.configuration.sessionID,
             startedAt: startedAt,
             duration: max(0, endedAt.timeIntervalSince(startedAt)),
             request: capturedRequest,
@@ -84,7 +84,7 @@ struct RawCapture: @unchecked Sendable {
             capturePath: path,
             taskKind: kind,
             modifications: modifications)
-        return Redactor(policy: redaction).redact(exchange)
+        return settings.redactor.redact(exchange)
     }
 
     private func makeRequestBody() -> CapturedBody? {

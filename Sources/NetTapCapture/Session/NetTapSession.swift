@@ -301,11 +301,11 @@ public final class NetTapSession: @unchecked Sendable {
         var bodySource = body ?? ExchangeRecorder.bodySource(of: request)
         if case .file(let url) = bodySource {
             // Read the start now: apps often delete an uploaded file as soon as the upload ends.
-            let cap = tap.configuration.bodyCaptureLimit
+            let cap = tap.settings.configuration.bodyCaptureLimit
             bodySource = .captured(RawCapture.readPrefix(of: url, cap: cap, contentType: request.value(forHTTPHeaderField: "Content-Type")))
         }
         if body == nil, let stream = request.httpBodyStream,
-            let teed = StreamTeeing.tee(stream, cap: tap.configuration.bodyCaptureLimit)
+            let teed = StreamTeeing.tee(stream, cap: tap.settings.configuration.bodyCaptureLimit)
         {
             outgoing.httpBodyStream = teed.stream
             bodySource = .teed(teed.tee)
@@ -328,6 +328,6 @@ public final class NetTapSession: @unchecked Sendable {
     /// Keeps the first bytes of a downloaded file before the app moves it.
     private func recordDownload(at location: URL, response: URLResponse, into recorder: ExchangeRecorder) {
         let contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
-        recorder.setResponseBody(RawCapture.readPrefix(of: location, cap: tap.configuration.bodyCaptureLimit, contentType: contentType))
+        recorder.setResponseBody(RawCapture.readPrefix(of: location, cap: tap.settings.configuration.bodyCaptureLimit, contentType: contentType))
     }
 }
