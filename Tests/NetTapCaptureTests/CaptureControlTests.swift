@@ -159,6 +159,39 @@ import FoundationNetworking
         #expect(start.id == exchange.id)
     }
 
+    /// Sinks that want started events and sinks that do not can share a NetTap: each gets its own
+    /// kind of stream, and a NetTap whose sinks want no starts still delivers every finished exchange.
+    @Test func sinksGetStartedEventsOnlyWhenTheyWantThem() async throws {
+        let server = try ScenarioServer()
+        defer { server.stop() }
+        let (tap, withStarts) = Self.tap()
+        let finishedOnly = EventLog(wantsStartEvents: false)
+        tap.addSink(finishedOnly)
+        let quiet = NetTap()
+        let quietLog = EventLog(wantsStartEvents: false)
+        quiet.addSink(quietLog)
+        let session = NetTapSession(configuration: .ephemeral, tap: tap)
+        let quietSession = NetTapSession(configuration: .ephemeral, tap: quiet)
+        defer {
+            session.finishTasksAndInvalidate()
+            quietSession.finishTasksAndInvalidate()
+        }
+        for seed in 1...3 {
+            _ = try await session.data(from: server.url("/bytes/4?seed=\(seed)"))
+            _ = try await quietSession.data(from: server.url("/bytes/5?seed=\(seed)"))
+        }
+        await tap.drain()
+        await quiet.drain()
+        let kinds = withStarts.all.map { event -> String in
+            if case .started = event { return "started" } else { return "finished" }
+        }
+        #expect(kinds == ["started", "finished", "started", "finished", "started", "finished"])
+        #expect(finishedOnly.all.count == 3 && finishedOnly.finished.count == 3)
+        #expect(finishedOnly.finished.map(\.id) == withStarts.finished.map(\.id))
+        #expect(quietLog.finished.map(\.request.url) == (1...3).map { server.url("/bytes/5?seed=\($0)").absoluteString })
+        #expect(quietLog.all.count == 3)
+    }
+
     /// A sink that never returns must cost only its own events: requests finish, a healthy sink
     /// gets everything, and the stalled sink's drops are counted.
     @Test func aStalledSinkNeverBlocksRequests() async throws {

@@ -148,8 +148,7 @@ extension HTTPHeaders {
     /// Header fields from `HTTPURLResponse.allHeaderFields`, sorted by name (the dictionary has no order).
     ///
     /// One pass over the dictionary as it comes: casting it to `[String: String]` first would build
-    /// and hash a second dictionary, which with the sort was half of what building an exchange cost
-    /// (`nettap-bench capture-cost`).
+    /// and hash a second dictionary, only to turn it into an array. This runs for every capture.
     static func fromFoundation(_ dictionary: [AnyHashable: Any]) -> HTTPHeaders {
         var fields: [HTTPHeaderField] = []
         fields.reserveCapacity(dictionary.count)

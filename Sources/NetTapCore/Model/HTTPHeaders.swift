@@ -53,9 +53,8 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
         self.fields = fields.sorted { Self.asciiNamePrecedes($0.name, $1.name) }
     }
 
-    static func isASCII(_ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
-            ?? text.utf8.allSatisfy { $0 < 0x80 }
+    private static func isASCII(_ text: String) -> Bool {
+        !text.utf8.contains { $0 >= 0x80 }
     }
 
     /// For ASCII `a` and `b`: whether `a.lowercased() < b.lowercased()`, comparing folded bytes.
