@@ -38,8 +38,12 @@ extension NetTap {
 
         public init() {}
 
+        /// Whether either host list is set; without them no request needs its host looked at.
+        var filtersHosts: Bool { !allowedHostPatterns.isEmpty || !deniedHostPatterns.isEmpty }
+
         /// Whether a request to `host` is captured under the host lists.
         public func captures(host: String?) -> Bool {
+            guard filtersHosts else { return true }
             let host = host?.lowercased() ?? ""
             if !allowedHostPatterns.isEmpty, !allowedHostPatterns.contains(where: { $0.matches(host) }) {
                 return false

@@ -116,13 +116,24 @@ public final class NetTap: Sendable {
 
     // MARK: Decisions on the request path (cheap, lock held briefly)
 
+    /// `http` or `https` in any case, without building a lowercased copy for the usual spellings.
+    static func isHTTP(scheme: String) -> Bool {
+        switch scheme {
+        case "http", "https": return true
+        default:
+            let lowered = scheme.lowercased()
+            return lowered == "http" || lowered == "https"
+        }
+    }
+
     /// Whether a request should be captured: switch, scheme, host lists and sampling.
     func shouldCapture(_ request: URLRequest) -> Bool {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return false
-        }
+        guard let url = request.url, let scheme = url.scheme, Self.isHTTP(scheme: scheme) else { return false }
         let settings = state.current
-        guard settings.configuration.isEnabled, settings.configuration.captures(host: url.host) else { return false }
+        guard settings.configuration.isEnabled else { return false }
+        // Parsing and lowercasing the host showed in profiles of every request; without host
+        // lists it decides nothing.
+        if settings.configuration.filtersHosts, !settings.configuration.captures(host: url.host) { return false }
         let samplingRate = settings.configuration.samplingRate
         if samplingRate >= 1 { return true }
         if samplingRate <= 0 { return false }

@@ -120,7 +120,7 @@ enum StoreBenchmark {
                         : try baselineRows.insert(into: path, batchSize: transactionSize, backgroundCheckpoints: only == "lent")
                 }
                 print(String(format: "  round %d: %@ %.0f/s (CPU %.1f us each)", round + 1, only as NSString, run.rate, run.cpu))
-                removeStore(path)
+                if options.keepDirectory == nil { removeStore(path) }
             }
             return
         }
