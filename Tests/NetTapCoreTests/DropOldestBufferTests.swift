@@ -84,3 +84,80 @@ extension DropOldestBufferTests {
         #expect(none == nil)
     }
 }
+
+extension DropOldestBufferTests {
+    /// An element of 520 bytes, so that a segment (about 64 KiB) holds 126 of them and the
+    /// buffer below spans many segments.
+    struct Wide: Equatable {
+        var value: Int
+        var padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        static func == (a: Wide, b: Wide) -> Bool { a.value == b.value }
+    }
+
+    @Test("across many segments, bursts, drops, partial drains and single removals keep arrival order")
+    func manySegmentsKeepOrder() {
+        #expect(MemoryLayout<Wide?>.stride > 500, "the element must be wide enough to need many segments")
+        var buffer = DropOldestBuffer<Wide>(limit: 1_000)
+        var model: [Int] = []
+        var next = 0
+        var random = SystemRandomNumberGenerator()
+        var dropsSeen = 0
+        for round in 0..<60 {
+            // A burst of up to 1,500 (past the limit some rounds), then a consumer that takes some.
+            for _ in 0..<Int.random(in: 0...1_500, using: &random) {
+                if buffer.append(Wide(value: next)) {
+                    model.removeFirst()
+                    dropsSeen += 1
+                }
+                model.append(next)
+                next += 1
+            }
+            #expect(buffer.count == model.count)
+            switch round % 3 {
+            case 0:
+                let take = Int.random(in: 0...400, using: &random)
+                let taken = buffer.drain(upTo: take).map(\.value)
+                #expect(taken == Array(model.prefix(take)))
+                model.removeFirst(min(take, model.count))
+            case 1:
+                for _ in 0..<Int.random(in: 0...300, using: &random) {
+                    let first = buffer.removeFirst()?.value
+                    #expect(first == model.first)
+                    if !model.isEmpty { model.removeFirst() }
+                }
+            default:
+                #expect(buffer.drain().map(\.value) == model)
+                model.removeAll()
+            }
+            #expect(buffer.count == model.count)
+        }
+        #expect(dropsSeen > 0, "some bursts must have passed the limit")
+        #expect(buffer.drain().map(\.value) == model)
+        #expect(buffer.isEmpty)
+        #expect(buffer.removeFirst() == nil)
+    }
+
+    @Test("elements are released as they leave, whichever segment holds them")
+    func releasesAcrossSegments() {
+        let alive = Protected(0)
+        final class Tracked {
+            let alive: Protected<Int>
+            let padding = [Int](repeating: 0, count: 4)
+            init(_ alive: Protected<Int>) {
+                self.alive = alive
+                alive.withLock { $0 += 1 }
+            }
+            deinit { alive.withLock { $0 -= 1 } }
+        }
+        var buffer = DropOldestBuffer<Tracked>(limit: 20_000)
+        for _ in 0..<25_000 { buffer.append(Tracked(alive)) }  // 8,192 per segment: three segments
+        #expect(alive.current == 20_000)
+        _ = buffer.drain(upTo: 9_000)
+        #expect(alive.current == 11_000)
+        for _ in 0..<1_000 { _ = buffer.removeFirst() }
+        #expect(alive.current == 10_000)
+        _ = buffer.drain()
+        #expect(alive.current == 0)
+    }
+}

@@ -21,7 +21,9 @@ final class SinkQueue: @unchecked Sendable {
     init(sink: CaptureSink) {
         self.sink = sink
         self.state = Protected(Backlog(events: DropOldestBuffer(limit: sink.pendingLimit)))
-        self.queue = DispatchQueue(label: "NetTap.sink.\(type(of: sink))")
+        // Below the app's own work, like the hub: a queue without a QoS runs at the app's priority
+        // (on Linux, libdispatch maps `.utility` to nice 2; docs/linux-foundation-notes.md, 20).
+        self.queue = DispatchQueue(label: "NetTap.sink.\(type(of: sink))", qos: .utility)
     }
 
     var droppedCount: Int { state.withLock { $0.dropped } }

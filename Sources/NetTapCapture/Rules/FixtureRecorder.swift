@@ -8,7 +8,7 @@ import NetTapExport
 /// fixture can be grown over several runs; delete it to start over. Each append rewrites the file
 /// atomically on the recorder's own queue, so a crash never leaves half a HAR behind.
 final class FixtureRecorder: Sendable {
-    private let queue = DispatchQueue(label: "NetTap.fixtures")
+    private let queue = DispatchQueue(label: "NetTap.fixtures", qos: .utility)
     private let files = Protected<[URL: [Exchange]]>([:])
     private let failures = Protected<[String]>([])
 

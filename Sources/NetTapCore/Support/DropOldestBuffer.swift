@@ -11,16 +11,28 @@
 /// let dropped = pending.append(3)   // true: 1 made room for 3
 /// pending.drain()                   // [2, 3]
 /// ```
+///
+/// Storage is a queue of segments of about 64 KiB. Growing adds a segment and moves nothing, so
+/// an append never costs more than one allocation, even in the middle of a burst of 100,000
+/// exchanges; a ring that doubled had to move every waiting element while the producer held its
+/// lock, and touched twice the memory it finally held (BENCHMARKS.md, store). Segments are released
+/// as they empty, apart from one kept for the next batch.
 public struct DropOldestBuffer<Element> {
     /// The most elements the buffer holds.
     public let limit: Int
-    /// A ring over `slots`; storage grows (up to `limit`) only as elements arrive.
-    private var slots: [Element?] = []
+    /// Elements per segment: about 64 KiB, under glibc's threshold for mapping an allocation.
+    private let segmentSize: Int
+    /// Oldest segment first; `segments[first...]` are live, the ones before are released.
+    private var segments: [ContiguousArray<Element?>] = []
+    private var first = 0
+    /// Where the oldest element sits in `segments[first]`.
     private var head = 0
     public private(set) var count = 0
 
     public init(limit: Int) {
         self.limit = max(1, limit)
+        let stride = max(1, MemoryLayout<Element?>.stride)
+        segmentSize = max(8, min(self.limit, (64 << 10) / stride))
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -28,72 +40,77 @@ public struct DropOldestBuffer<Element> {
     /// Appends `element`; returns true when the oldest element was dropped to make room.
     @discardableResult
     public mutating func append(_ element: Element) -> Bool {
+        var dropped = false
         if count == limit {
-            slots[head] = element
-            head = (head + 1) % limit
-            return true
+            _ = removeFirst()
+            dropped = true
         }
-        if count == slots.count { grow() }
-        slots[(head + count) % slots.count] = element
+        if first == segments.count || segments[segments.count - 1].count == segmentSize {
+            addSegment()
+        }
+        segments[segments.count - 1].append(element)
         count += 1
-        return false
+        return dropped
     }
 
     /// Removes and returns the oldest element.
     public mutating func removeFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = slots[head].take()
-        head = (head + 1) % slots.count
+        let element = segments[first][head].take()
+        head += 1
         count -= 1
+        if head == segments[first].count { retireFirstSegment() }
         return element
     }
 
-    /// Everything buffered, oldest first; leaves the buffer empty. Storage of up to
-    /// `keptCapacity` slots is kept for the next batch (regrowing it for every batch showed in
-    /// profiles); larger storage, left by a burst, is released.
+    /// Everything buffered, oldest first; leaves the buffer empty.
     public mutating func drain() -> [Element] {
-        var drained: [Element] = []
-        drained.reserveCapacity(count)
-        let keep = slots.count <= Self.keptCapacity
-        for offset in 0..<count {
-            // Moved out, not copied: an exchange holds dozens of references to retain and release.
-            if let element = slots[(head + offset) % slots.count].take() { drained.append(element) }
-        }
-        if !keep { slots = [] }
-        head = 0
-        count = 0
-        return drained
+        drain(upTo: count)
     }
-
-    /// The most slots `drain()` keeps allocated.
-    static var keptCapacity: Int { 1024 }
 
     /// The oldest `maximum` elements (or all, when fewer wait), oldest first; the rest stay.
     public mutating func drain(upTo maximum: Int) -> [Element] {
-        guard maximum < count else { return drain() }
+        let taken = min(count, max(0, maximum))
         var drained: [Element] = []
-        drained.reserveCapacity(max(0, maximum))
-        for _ in 0..<max(0, maximum) {
-            if let element = slots[head].take() { drained.append(element) }
-            head = (head + 1) % slots.count
-            count -= 1
+        drained.reserveCapacity(taken)
+        for _ in 0..<taken {
+            // Moved out, not copied: an exchange holds dozens of references to retain and release.
+            if let element = removeFirst() { drained.append(element) }
         }
         return drained
     }
 
-    /// Doubles the storage (at most to `limit`), laying the elements out from index 0. Elements
-    /// are moved, never copied (a copy of an exchange retains and later releases each of its
-    /// strings and buffers; under a burst this showed in profiles of the store sink).
-    private mutating func grow() {
-        let capacity = min(limit, max(16, slots.count * 2))
-        if head == 0 {
-            // Not wrapped: the array grows in place, moving its elements.
-            slots.append(contentsOf: repeatElement(nil, count: capacity - slots.count))
+    /// Starts a new last segment, reusing the storage of one that emptied when there is one.
+    private mutating func addSegment() {
+        if first > 0, segments[first - 1].capacity >= segmentSize {
+            // The segment released last kept its storage (see `retireFirstSegment`).
+            segments.append(segments[first - 1])
+            segments[first - 1] = []
+        } else {
+            var segment = ContiguousArray<Element?>()
+            segment.reserveCapacity(segmentSize)
+            segments.append(segment)
+        }
+    }
+
+    /// The oldest segment has been read to its end: keeps its storage for the next segment and
+    /// releases the one kept before.
+    private mutating func retireFirstSegment() {
+        head = 0
+        segments[first].removeAll(keepingCapacity: true)
+        if first == segments.count - 1 {
+            // It was also the newest, so the buffer is empty: it takes the next elements itself.
+            if first > 0 { segments.removeFirst(first) }
+            first = 0
             return
         }
-        var larger = [Element?](repeating: nil, count: capacity)
-        for offset in 0..<count { larger[offset] = slots[(head + offset) % slots.count].take() }
-        slots = larger
-        head = 0
+        if first > 0 { segments[first - 1] = [] }
+        first += 1
+        // Forget released slots now and then, so that `segments` does not grow with every segment
+        // ever used; the kept one stays just before `first`.
+        if first >= 64, first * 2 >= segments.count {
+            segments.removeFirst(first - 1)
+            first = 1
+        }
     }
 }
