@@ -2,6 +2,16 @@ import Testing
 @testable import NetTapCore
 
 @Suite struct DropOldestBufferTests {
+    /// Counts its live instances in `alive`, to see when the buffer releases an element.
+    final class Tracked {
+        let alive: Protected<Int>
+        init(_ alive: Protected<Int>) {
+            self.alive = alive
+            alive.withLock { $0 += 1 }
+        }
+        deinit { alive.withLock { $0 -= 1 } }
+    }
+
     @Test("keeps the newest `limit` elements in order and counts what it pushed out")
     func keepsTheNewest() {
         var buffer = DropOldestBuffer<Int>(limit: 4)
@@ -20,14 +30,6 @@ import Testing
     @Test("a dropped element is released at once, so a stalled consumer holds at most `limit` of them")
     func droppedElementsAreReleased() {
         let alive = Protected(0)
-        final class Tracked {
-            let alive: Protected<Int>
-            init(_ alive: Protected<Int>) {
-                self.alive = alive
-                alive.withLock { $0 += 1 }
-            }
-            deinit { alive.withLock { $0 -= 1 } }
-        }
         var buffer = DropOldestBuffer<Tracked>(limit: 3)
         for _ in 0..<1_000 { buffer.append(Tracked(alive)) }
         #expect(alive.current == 3)
@@ -95,29 +97,17 @@ extension DropOldestBufferTests {
         static func == (a: Wide, b: Wide) -> Bool { a.value == b.value }
     }
 
-    /// SplitMix64: a small generator with a fixed seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("across many segments, bursts, drops, partial drains and single removals keep arrival order")
     func manySegmentsKeepOrder() {
         #expect(MemoryLayout<Wide?>.stride > 500, "the element must be wide enough to need many segments")
         var buffer = DropOldestBuffer<Wide>(limit: 1_000)
         var model: [Int] = []
         var next = 0
-        var random = Seeded(state: 0x5EED)  // the same sequence on every run, so a failure reproduces
         var dropsSeen = 0
         for round in 0..<60 {
-            // A burst of up to 1,500 (past the limit some rounds), then a consumer that takes some.
-            for _ in 0..<Int.random(in: 0...1_500, using: &random) {
+            // A burst of 0 to 1,500 (past the limit some rounds), then a consumer that takes some;
+            // the sizes are spread by fixed strides, so that every run is the same.
+            for _ in 0..<(round * 7_919 % 1_501) {
                 if buffer.append(Wide(value: next)) {
                     model.removeFirst()
                     dropsSeen += 1
@@ -128,12 +118,12 @@ extension DropOldestBufferTests {
             #expect(buffer.count == model.count)
             switch round % 3 {
             case 0:
-                let take = Int.random(in: 0...400, using: &random)
+                let take = round * 104_729 % 401
                 let taken = buffer.drain(upTo: take).map(\.value)
                 #expect(taken == Array(model.prefix(take)))
                 model.removeFirst(min(take, model.count))
             case 1:
-                for _ in 0..<Int.random(in: 0...300, using: &random) {
+                for _ in 0..<(round * 31_337 % 301) {
                     let first = buffer.removeFirst()?.value
                     #expect(first == model.first)
                     if !model.isEmpty { model.removeFirst() }
@@ -153,14 +143,6 @@ extension DropOldestBufferTests {
     @Test("elements are released as they leave, whichever segment holds them")
     func releasesAcrossSegments() {
         let alive = Protected(0)
-        final class Tracked {
-            let alive: Protected<Int>
-            init(_ alive: Protected<Int>) {
-                self.alive = alive
-                alive.withLock { $0 += 1 }
-            }
-            deinit { alive.withLock { $0 -= 1 } }
-        }
         var buffer = DropOldestBuffer<Tracked>(limit: 20_000)
         for _ in 0..<25_000 { buffer.append(Tracked(alive)) }  // 8,192 per segment: three segments
         #expect(alive.current == 20_000)
