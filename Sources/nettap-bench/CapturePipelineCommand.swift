@@ -8,11 +8,18 @@ enum CapturePipelineCommand {
     static func run(arguments: [String]) async throws -> Int32 {
         let iterations = Int(BenchSupport.option("--iterations", in: arguments) ?? "") ?? 20_000
         let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 15
+        var only = Set(CapturePipelineBenchmark.Phase.allCases)
+        if let name = BenchSupport.option("--only", in: arguments) {
+            guard let phase = CapturePipelineBenchmark.Phase(rawValue: name) else {
+                throw BenchError("--only: unknown phase '\(name)' (request, build or delivery)")
+            }
+            only = [phase]
+        }
         let target = try LoopbackTarget.start(preferNginx: !arguments.contains("--builtin-server"))
         defer { target.stop() }
         print("capture cost benchmark; server: \(target.description); machine: \(BenchSupport.machineDescription())")
         let requestNanoseconds = try await BenchSupport.sequentialRequestNanoseconds(url: target.url)
-        let cost = await CapturePipelineBenchmark.measure(iterations: iterations, rounds: rounds)
+        let cost = await CapturePipelineBenchmark.measure(iterations: iterations, rounds: rounds, only: only)
         let phases: [(String, Double)] = [
             ("request path (session)", cost.requestPathNanoseconds),
             ("build exchange (hub)", cost.buildNanoseconds),
