@@ -4,42 +4,49 @@ import Foundation
 ///
 /// Pure and deterministic; it keeps the shape of what it redacts (cookie names, the auth scheme,
 /// the layout of a JSON document) so that a redacted capture still explains the traffic.
-public struct Redactor: Sendable {
+///
+/// A final class, not a struct: the policy holds a dozen reference-counted buffers (name sets,
+/// byte matchers), and a struct would retain and release every one of them each time a capture is
+/// redacted. The policy is immutable here, so sharing one instance is safe.
+public final class Redactor: Sendable {
     public let policy: RedactionPolicy
 
     public init(policy: RedactionPolicy) {
         self.policy = policy
     }
 
-    public func redact(_ exchange: Exchange) -> Exchange {
+    /// Consumes `exchange` and edits it in place, so that the capture path hands its only copy
+    /// over instead of copying every field of it.
+    public func redact(_ exchange: consuming Exchange) -> Exchange {
         guard !policy.isEmpty else { return exchange }
         var result = exchange
         // Secrets the request carried are also scrubbed where the response reflects them
         // (echo and debug endpoints, error pages that quote the request).
-        let secrets = scrubOrder(secretValues(in: exchange.request))
-        result.request = redact(result.request)
-        if var response = result.response {
-            response.headers = scrub(redact(response.headers), secrets: secrets)
-            response.url = response.url.map(redact(url:))
-            response.body = response.body.map { scrub(redact(body: $0), secrets: secrets) }
-            result.response = response
+        let secrets = scrubOrder(secretValues(in: result.request))
+        redact(&result.request)
+        if result.response != nil {
+            result.response?.headers.redact(self, scrubbing: secrets)
+            if let url = result.response?.url { result.response?.url = redact(url: url) }
+            if let body = result.response?.body { result.response?.body = scrub(redact(body: body), secrets: secrets) }
         }
-        result.redirects = result.redirects.map { hop in
-            var hop = hop
-            hop.url = redact(url: hop.url)
-            hop.location = redact(url: hop.location)
-            return hop
+        for index in result.redirects.indices {
+            result.redirects[index].url = redact(url: result.redirects[index].url)
+            result.redirects[index].location = redact(url: result.redirects[index].location)
         }
         return result
     }
 
     public func redact(_ request: CapturedRequest) -> CapturedRequest {
-        guard !policy.isEmpty else { return request }
         var result = request
-        result.url = redact(url: request.url)
-        result.headers = redact(request.headers)
-        result.body = request.body.map(redact(body:))
+        redact(&result)
         return result
+    }
+
+    private func redact(_ request: inout CapturedRequest) {
+        guard !policy.isEmpty else { return }
+        request.url = redact(url: request.url)
+        request.headers.redact(self, scrubbing: [])
+        if let body = request.body { request.body = redact(body: body) }
     }
 
     public func redact(_ start: ExchangeStart) -> ExchangeStart {
@@ -97,15 +104,13 @@ public struct Redactor: Sendable {
         secrets.map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
     }
 
-    private func scrub(_ headers: HTTPHeaders, secrets: [[UInt8]]) -> HTTPHeaders {
-        guard !secrets.isEmpty else { return headers }
-        let replacement = Array(policy.replacement.utf8)
-        var result = headers
-        result.transformValues { field in
-            ByteReplacement.replacingEach(secrets, with: replacement, in: Array(field.value.utf8))
-                .map { String(decoding: $0, as: UTF8.self) }
-        }
-        return result
+    /// The value a header field has after redaction and scrubbing, or nil when it stays as it is.
+    fileprivate func redactedValue(of field: HTTPHeaderField, scrubbing secrets: [[UInt8]], replacement: [UInt8]) -> String? {
+        let redacted = redactedValue(of: field)
+        guard !secrets.isEmpty else { return redacted }
+        let value = redacted ?? field.value
+        return ByteReplacement.replacingEach(secrets, with: replacement, in: Array(value.utf8))
+            .map { String(decoding: $0, as: UTF8.self) } ?? redacted
     }
 
     /// Scrubs a body that is UTF-8 text; other bodies are left as they are, because the bytes of a
@@ -125,23 +130,26 @@ public struct Redactor: Sendable {
 
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         var result = headers
-        result.transformValues { field in
-            guard policy.isSensitiveHeader(field.name) else { return nil }
-            switch field.name.lowercased() {
-            case "cookie":
-                return redactCookiePairs(field.value, separator: ";")
-            case "set-cookie":
-                return redactSetCookie(field.value)
-            case "authorization", "proxy-authorization":
-                // Keep the scheme ("Bearer", "Basic"): it explains the request without revealing it.
-                let parts = field.value.split(separator: " ", maxSplits: 1)
-                if parts.count == 2 { return "\(parts[0]) \(policy.replacement)" }
-                return policy.replacement
-            default:
-                return policy.replacement
-            }
-        }
+        result.redact(self, scrubbing: [])
         return result
+    }
+
+    /// The redacted value of a sensitive header field, or nil when the field is not sensitive.
+    private func redactedValue(of field: HTTPHeaderField) -> String? {
+        guard policy.isSensitiveHeader(field.name) else { return nil }
+        switch field.name.lowercased() {
+        case "cookie":
+            return redactCookiePairs(field.value, separator: ";")
+        case "set-cookie":
+            return redactSetCookie(field.value)
+        case "authorization", "proxy-authorization":
+            // Keep the scheme ("Bearer", "Basic"): it explains the request without revealing it.
+            let parts = field.value.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { return "\(parts[0]) \(policy.replacement)" }
+            return policy.replacement
+        default:
+            return policy.replacement
+        }
     }
 
     private func redactCookiePairs(_ value: String, separator: Character) -> String {
@@ -219,5 +227,14 @@ public struct Redactor: Sendable {
     private func looksLikeJSON(_ data: Data) -> Bool {
         guard let first = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+}
+
+extension HTTPHeaders {
+    /// Redacts, then scrubs reflected `secrets` from, each value in place: one pass, and no copy
+    /// of the fields unless one changes.
+    fileprivate mutating func redact(_ redactor: Redactor, scrubbing secrets: [[UInt8]]) {
+        let replacement = secrets.isEmpty ? [] : Array(redactor.policy.replacement.utf8)
+        transformValues { redactor.redactedValue(of: $0, scrubbing: secrets, replacement: replacement) }
     }
 }
