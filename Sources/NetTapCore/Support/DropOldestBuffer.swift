@@ -17,31 +17,39 @@
 /// exchanges; a ring that doubled had to move every waiting element while the producer held its
 /// lock, and touched twice the memory it finally held (BENCHMARKS.md, store). Segments are released
 /// as they empty, apart from one kept for the next batch.
+///
+/// Inlinable, so that the hub, the sink queues and the store sink each get it specialized for their
+/// element type: as an unspecialized generic every move went through value witnesses (BENCHMARKS.md).
 public struct DropOldestBuffer<Element> {
     /// The most elements the buffer holds.
     public let limit: Int
     /// Elements per segment: about 64 KiB, under glibc's threshold for mapping an allocation.
-    private let segmentSize: Int
+    @usableFromInline let segmentSize: Int
     /// Oldest segment first; `segments[first...]` are live, the ones before are released.
-    private var segments: [ContiguousArray<Element?>] = []
-    private var first = 0
+    @usableFromInline var segments: [ContiguousArray<Element?>] = []
+    @usableFromInline var first = 0
     /// Where the oldest element sits in `segments[first]`.
-    private var head = 0
-    public private(set) var count = 0
+    @usableFromInline var head = 0
+    /// How many elements wait.
+    @inlinable public var count: Int { storedCount }
+    @usableFromInline var storedCount = 0
 
+    @inlinable
     public init(limit: Int) {
         self.limit = max(1, limit)
         let stride = max(1, MemoryLayout<Element?>.stride)
         segmentSize = max(8, min(self.limit, (64 << 10) / stride))
     }
 
-    public var isEmpty: Bool { count == 0 }
+    @inlinable
+    public var isEmpty: Bool { storedCount == 0 }
 
     /// Appends `element`; returns true when the oldest element was dropped to make room.
+    @inlinable
     @discardableResult
     public mutating func append(_ element: Element) -> Bool {
         var dropped = false
-        if count == limit {
+        if storedCount == limit {
             _ = removeFirst()
             dropped = true
         }
@@ -49,28 +57,31 @@ public struct DropOldestBuffer<Element> {
             addSegment()
         }
         segments[segments.count - 1].append(element)
-        count += 1
+        storedCount += 1
         return dropped
     }
 
     /// Removes and returns the oldest element.
+    @inlinable
     public mutating func removeFirst() -> Element? {
-        guard count > 0 else { return nil }
+        guard storedCount > 0 else { return nil }
         let element = segments[first][head].take()
         head += 1
-        count -= 1
+        storedCount -= 1
         if head == segments[first].count { retireFirstSegment() }
         return element
     }
 
     /// Everything buffered, oldest first; leaves the buffer empty.
+    @inlinable
     public mutating func drain() -> [Element] {
-        drain(upTo: count)
+        drain(upTo: storedCount)
     }
 
     /// The oldest `maximum` elements (or all, when fewer wait), oldest first; the rest stay.
+    @inlinable
     public mutating func drain(upTo maximum: Int) -> [Element] {
-        let taken = min(count, max(0, maximum))
+        let taken = min(storedCount, max(0, maximum))
         var drained: [Element] = []
         drained.reserveCapacity(taken)
         for _ in 0..<taken {
@@ -81,7 +92,8 @@ public struct DropOldestBuffer<Element> {
     }
 
     /// Starts a new last segment, reusing the storage of one that emptied when there is one.
-    private mutating func addSegment() {
+    @inlinable
+    mutating func addSegment() {
         if first > 0, segments[first - 1].capacity >= segmentSize {
             // The segment released last kept its storage (see `retireFirstSegment`).
             segments.append(segments[first - 1])
@@ -95,7 +107,8 @@ public struct DropOldestBuffer<Element> {
 
     /// The oldest segment has been read to its end: keeps its storage for the next segment and
     /// releases the one kept before.
-    private mutating func retireFirstSegment() {
+    @inlinable
+    mutating func retireFirstSegment() {
         head = 0
         segments[first].removeAll(keepingCapacity: true)
         if first == segments.count - 1 {
