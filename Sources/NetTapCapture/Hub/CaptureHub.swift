@@ -62,13 +62,15 @@ final class CaptureHub: @unchecked Sendable {
         append(.started(start, settings))
     }
 
-    func submit(_ capture: RawCapture) {
+    func submit(_ capture: consuming RawCapture) {
         append(.finished(capture))
     }
 
-    private func append(_ item: Item) {
+    /// Takes `item` over: every copy of a capture retains and releases each string and buffer in it.
+    private func append(_ item: consuming Item) {
+        var item = Optional(item)
         let mustSchedule = backlog.withLock { backlog -> Bool in
-            if backlog.items.append(item) { backlog.dropped += 1 }
+            if let moved = item.take(), backlog.items.append(moved) { backlog.dropped += 1 }
             if backlog.isScheduled { return false }
             backlog.isScheduled = true
             return true
@@ -79,9 +81,12 @@ final class CaptureHub: @unchecked Sendable {
     }
 
     /// On the hub queue: processes everything waiting, until the backlog is empty.
+    ///
+    /// Items, exchanges and event lists are moved from one stage to the next, not copied: at a
+    /// few thousand requests a second, the copies were a large part of the hub's cost.
     private func process() {
         while true {
-            let items = backlog.withLock { backlog -> [Item] in
+            var items = backlog.withLock { backlog -> [Item] in
                 let taken = backlog.items.drain()
                 if taken.isEmpty { backlog.isScheduled = false }
                 return taken
@@ -96,8 +101,10 @@ final class CaptureHub: @unchecked Sendable {
             var finished: [CaptureEvent] = []
             if anyWantsStarts { events.reserveCapacity(items.count) }
             finished.reserveCapacity(items.count)
-            for item in items {
-                switch item {
+            // Popped from the end, so reversed first: each item leaves the array as it is taken.
+            items.reverse()
+            while let item = items.popLast() {
+                switch consume item {
                 case .started(let start, let settings):
                     if anyWantsStarts { events.append(.started(settings.redactor.redact(start))) }
                 case .finished(let capture):
@@ -105,13 +112,26 @@ final class CaptureHub: @unchecked Sendable {
                     let exchange = capture.makeExchange()
                     RulesRuntime.shared.recorder.append(exchange, to: capture.recordTargets)
                     if anyWantsStarts { events.append(.finished(exchange)) }
-                    finished.append(.finished(exchange))
+                    finished.append(.finished(consume exchange))
                 }
             }
-            for target in targets {
-                target.enqueue(target.sink.wantsStartEvents ? events : finished)
+            // The last sink that wants each list takes it over; sinks before it get copies.
+            let lastWantingStarts = targets.lastIndex { $0.sink.wantsStartEvents }
+            let lastWantingFinished = targets.lastIndex { !$0.sink.wantsStartEvents }
+            for (index, target) in targets.enumerated() {
+                if target.sink.wantsStartEvents {
+                    target.enqueue(index == lastWantingStarts ? Self.take(&events) : events)
+                } else {
+                    target.enqueue(index == lastWantingFinished ? Self.take(&finished) : finished)
+                }
             }
         }
+    }
+
+    private static func take(_ events: inout [CaptureEvent]) -> [CaptureEvent] {
+        var taken: [CaptureEvent] = []
+        swap(&taken, &events)
+        return taken
     }
 
     /// Resumes once everything submitted before the call has reached every sink.

@@ -28,11 +28,16 @@ final class SinkQueue: @unchecked Sendable {
 
     var droppedCount: Int { state.withLock { $0.dropped } }
 
-    func enqueue(_ events: [CaptureEvent]) {
+    /// Takes `events` over. When the caller keeps no other copy of the array, each event is moved
+    /// into the backlog rather than copied.
+    func enqueue(_ events: consuming [CaptureEvent]) {
+        var events = events
         guard !events.isEmpty else { return }
+        // Popped from the end, so reversed first, to keep the order they happened in.
+        events.reverse()
         let mustSchedule = state.withLock { backlog -> Bool in
-            for event in events where backlog.events.append(event) {
-                backlog.dropped += 1
+            while let event = events.popLast() {
+                if backlog.events.append(event) { backlog.dropped += 1 }
             }
             if backlog.isDraining { return false }
             backlog.isDraining = true
@@ -52,8 +57,8 @@ final class SinkQueue: @unchecked Sendable {
                 if event == nil { backlog.isDraining = false }
                 return event
             }
-            guard let next else { return }
-            sink.receive(next)
+            guard let event = consume next else { return }
+            sink.receive(event)
         }
     }
 

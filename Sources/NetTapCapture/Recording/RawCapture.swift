@@ -70,21 +70,21 @@ struct RawCapture: @unchecked Sendable {
                 httpVersion: metrics?.networkProtocol.map(Self.httpVersion(forProtocol:)),
                 url: http.url?.absoluteString)
         }
-        let exchange = Exchange(
+        // Built straight into the redactor, which takes it over and edits it in place.
+        return settings.redactor.redact(Exchange(
             id: id,
             sessionID: settings.configuration.sessionID,
             startedAt: startedAt,
             duration: max(0, endedAt.timeIntervalSince(startedAt)),
             request: capturedRequest,
-            response: capturedResponse,
+            response: consume capturedResponse,
             error: error,
             redirects: redirects,
             metrics: metrics,
             labels: labels,
             capturePath: path,
             taskKind: kind,
-            modifications: modifications)
-        return settings.redactor.redact(exchange)
+            modifications: modifications))
     }
 
     private func makeRequestBody() -> CapturedBody? {

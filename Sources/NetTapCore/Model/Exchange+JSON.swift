@@ -10,24 +10,28 @@ extension Exchange: Codable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(UUID.self, forKey: .id)
-        sessionID = try container.decodeIfPresent(String.self, forKey: .sessionId) ?? ""
+        // Decoded in the order of the contract, so that the first missing or bad field is named.
+        let id = try container.decode(UUID.self, forKey: .id)
+        let sessionID = try container.decodeIfPresent(String.self, forKey: .sessionId) ?? ""
         let started = try container.decode(String.self, forKey: .startedAt)
         guard let date = ExchangeJSON.parseDate(started) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .startedAt, in: container, debugDescription: "startedAt is not an ISO 8601 date: \(started)")
         }
-        startedAt = date
-        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
-        request = try container.decode(CapturedRequest.self, forKey: .request)
-        response = try container.decodeIfPresent(CapturedResponse.self, forKey: .response)
-        error = try container.decodeIfPresent(CaptureError.self, forKey: .error)
-        redirects = try container.decodeIfPresent([RedirectHop].self, forKey: .redirects) ?? []
-        metrics = try container.decodeIfPresent(TimingMetrics.self, forKey: .timing)
-        labels = try container.decodeIfPresent([String: String].self, forKey: .labels) ?? [:]
-        capturePath = try container.decodeIfPresent(CapturePath.self, forKey: .capturePath) ?? .imported
-        taskKind = try container.decodeIfPresent(TaskKind.self, forKey: .taskKind) ?? .data
-        modifications = try container.decodeIfPresent([ExchangeModification].self, forKey: .modifications) ?? []
+        self.init(
+            id: id,
+            sessionID: sessionID,
+            startedAt: date,
+            duration: try container.decodeIfPresent(Double.self, forKey: .duration),
+            request: try container.decode(CapturedRequest.self, forKey: .request),
+            response: try container.decodeIfPresent(CapturedResponse.self, forKey: .response),
+            error: try container.decodeIfPresent(CaptureError.self, forKey: .error),
+            redirects: try container.decodeIfPresent([RedirectHop].self, forKey: .redirects) ?? [],
+            metrics: try container.decodeIfPresent(TimingMetrics.self, forKey: .timing),
+            labels: try container.decodeIfPresent([String: String].self, forKey: .labels) ?? [:],
+            capturePath: try container.decodeIfPresent(CapturePath.self, forKey: .capturePath) ?? .imported,
+            taskKind: try container.decodeIfPresent(TaskKind.self, forKey: .taskKind) ?? .data,
+            modifications: try container.decodeIfPresent([ExchangeModification].self, forKey: .modifications) ?? [])
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -50,15 +50,17 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
                 .map(\.field)
             return
         }
-        self.fields = Self.sortedByFoldedName(fields)
+        var sorted = fields
+        Self.sortByFoldedName(&sorted)
+        self.fields = sorted
     }
 
     /// ASCII-named fields in the order of their lowercased names, sorted by their folded names copied
     /// once into one byte buffer. Sorting the fields themselves retains and releases two Strings
     /// for every move and every comparison, about 200 reference-count operations for a typical
-    /// response's headers; this sorts plain integers and copies each field once.
-    private static func sortedByFoldedName(_ fields: [HTTPHeaderField]) -> [HTTPHeaderField] {
-        guard fields.count > 1 else { return fields }
+    /// response's headers; this sorts plain integers, then moves each field once into its place.
+    private static func sortByFoldedName(_ fields: inout [HTTPHeaderField]) {
+        guard fields.count > 1 else { return }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fields.count * 16)
         var spans: [(start: Int, count: Int)] = []
@@ -83,7 +85,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
                 return a.count != b.count ? a.count < b.count : left < right
             }
         }
-        return order.map { fields[$0] }
+        fields.permute(takingEach: order)
     }
 
     private static func isASCII(_ text: String) -> Bool {
@@ -168,10 +170,19 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
 
     /// Rewrites values in place; `transform` returns nil to keep a field as it is.
     public mutating func transformValues(_ transform: (HTTPHeaderField) -> String?) {
-        for index in fields.indices {
-            if let replacement = transform(fields[index]) {
-                fields[index].value = replacement
-            }
+        // Nothing is written until a value changes: a loop that may write makes the optimizer
+        // make the array unique before it starts, which copied every field of shared headers.
+        var index = fields.startIndex
+        var firstChange: String?
+        while index < fields.endIndex, firstChange == nil {
+            firstChange = transform(fields[index])
+            index += 1
+        }
+        guard let firstChange else { return }
+        fields[index - 1].value = firstChange
+        while index < fields.endIndex {
+            if let replacement = transform(fields[index]) { fields[index].value = replacement }
+            index += 1
         }
     }
 

@@ -19,21 +19,22 @@ public final class Redactor: Sendable {
     /// over instead of copying every field of it.
     public func redact(_ exchange: consuming Exchange) -> Exchange {
         guard !policy.isEmpty else { return exchange }
-        var result = exchange
         // Secrets the request carried are also scrubbed where the response reflects them
         // (echo and debug endpoints, error pages that quote the request).
-        let secrets = scrubOrder(secretValues(in: result.request))
-        redact(&result.request)
-        if result.response != nil {
-            result.response?.headers.redact(self, scrubbing: secrets)
-            if let url = result.response?.url { result.response?.url = redact(url: url) }
-            if let body = result.response?.body { result.response?.body = scrub(redact(body: body), secrets: secrets) }
+        let secrets = scrubOrder(secretValues(in: exchange.request))
+        redact(&exchange.request)
+        // Taken out and put back: edits through optional chaining copied the whole response.
+        if var response = exchange.response.take() {
+            response.headers.redact(self, scrubbing: secrets)
+            if let url = response.url { response.url = redact(url: url) }
+            if let body = response.body.take() { response.body = scrub(redact(body: body), secrets: secrets) }
+            exchange.response = response
         }
-        for index in result.redirects.indices {
-            result.redirects[index].url = redact(url: result.redirects[index].url)
-            result.redirects[index].location = redact(url: result.redirects[index].location)
+        for index in exchange.redirects.indices {
+            exchange.redirects[index].url = redact(url: exchange.redirects[index].url)
+            exchange.redirects[index].location = redact(url: exchange.redirects[index].location)
         }
-        return result
+        return exchange
     }
 
     public func redact(_ request: CapturedRequest) -> CapturedRequest {
@@ -46,7 +47,7 @@ public final class Redactor: Sendable {
         guard !policy.isEmpty else { return }
         request.url = redact(url: request.url)
         request.headers.redact(self, scrubbing: [])
-        if let body = request.body { request.body = redact(body: body) }
+        if let body = request.body.take() { request.body = redact(body: body) }
     }
 
     public func redact(_ start: ExchangeStart) -> ExchangeStart {
@@ -234,6 +235,11 @@ extension HTTPHeaders {
     /// Redacts, then scrubs reflected `secrets` from, each value in place: one pass, and no copy
     /// of the fields unless one changes.
     fileprivate mutating func redact(_ redactor: Redactor, scrubbing secrets: [[UInt8]]) {
+        // Most headers have nothing to redact: a look at the names alone, through the buffer, which
+        // borrows each field where iterating the array or the edit below copies it.
+        guard !secrets.isEmpty || fields.withUnsafeBufferPointer({ fields in
+            fields.indices.contains { redactor.policy.isSensitiveHeader(fields[$0].name) }
+        }) else { return }
         let replacement = secrets.isEmpty ? [] : Array(redactor.policy.replacement.utf8)
         transformValues { redactor.redactedValue(of: $0, scrubbing: secrets, replacement: replacement) }
     }

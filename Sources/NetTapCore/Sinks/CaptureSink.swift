@@ -25,7 +25,9 @@ import Foundation
 ///   the oldest waiting ones are dropped and counted, and capture goes on.
 /// - A sink must not throw or trap; errors are the sink's own to record.
 public protocol CaptureSink: AnyObject, Sendable {
-    func receive(_ event: CaptureEvent)
+    /// Takes the event over: a sink that keeps it can move it instead of copying every field.
+    /// An implementation may leave out `consuming`; it then borrows the event.
+    func receive(_ event: consuming CaptureEvent)
     /// How many events may wait for this sink before the oldest are dropped. Default 10,000.
     var pendingLimit: Int { get }
     /// Whether this sink wants `.started` events. Default false (most sinks store finished exchanges).

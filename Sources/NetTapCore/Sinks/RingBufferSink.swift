@@ -25,9 +25,12 @@ public final class RingBufferSink: CaptureSink {
         self.capacity = max(1, capacity)
     }
 
-    public func receive(_ event: CaptureEvent) {
-        guard case .finished(let exchange) = event else { return }
+    public func receive(_ event: consuming CaptureEvent) {
+        guard case .finished(let exchange) = consume event else { return }
+        // Moved into the buffer under the lock rather than copied into it.
+        var kept = Optional(exchange)
         let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            guard let exchange = kept.take() else { return [] }
             if state.buffer.count < capacity {
                 state.buffer.append(exchange)
             } else {

@@ -44,10 +44,11 @@ public struct DropOldestBuffer<Element> {
     @inlinable
     public var isEmpty: Bool { storedCount == 0 }
 
-    /// Appends `element`; returns true when the oldest element was dropped to make room.
+    /// Appends `element`, taking it over rather than copying it; returns true when the oldest
+    /// element was dropped to make room.
     @inlinable
     @discardableResult
-    public mutating func append(_ element: Element) -> Bool {
+    public mutating func append(_ element: consuming Element) -> Bool {
         var dropped = false
         if storedCount == limit {
             _ = removeFirst()
@@ -56,7 +57,7 @@ public struct DropOldestBuffer<Element> {
         if first == segments.count || segments[segments.count - 1].count == segmentSize {
             addSegment()
         }
-        segments[segments.count - 1].append(element)
+        segments[segments.count - 1].append(consume element)
         storedCount += 1
         return dropped
     }

@@ -105,11 +105,13 @@ public final class StoreSink: CaptureSink {
 
     // MARK: CaptureSink
 
-    public func receive(_ event: CaptureEvent) {
-        guard case .finished(let exchange) = event else { return }
+    public func receive(_ event: consuming CaptureEvent) {
+        guard case .finished(let exchange) = consume event else { return }
         enum Next { case nothing, writeNow, armTimer }
+        // Moved into the pending buffer under the lock rather than copied into it.
+        var kept = Optional(exchange)
         let next = state.withLock { state -> Next in
-            guard !state.closed else { return .nothing }
+            guard !state.closed, let exchange = kept.take() else { return .nothing }
             if state.pending.append(exchange) {
                 state.counters.dropped += 1
                 state.droppedSinceWrite += 1
