@@ -96,7 +96,8 @@ public struct Exchange: Sendable, Hashable, Identifiable {
         self.capturePath = capturePath
         self.taskKind = taskKind
         storage = Storage(
-            sessionID: sessionID, request: request, response: response, error: error, redirects: redirects, metrics: metrics, labels: labels, modifications: modifications)
+            sessionID: sessionID, request: request, response: response, error: error, redirects: redirects,
+            metrics: metrics, labels: labels, modifications: modifications)
     }
 
     /// The URL that finally answered: the response URL after redirects, else the request URL.
@@ -159,7 +160,10 @@ public struct Exchange: Sendable, Hashable, Identifiable {
         @exclusivity(unchecked) var labels: [String: String]
         @exclusivity(unchecked) var modifications: [ExchangeModification]
 
-        init(sessionID: String, request: CapturedRequest, response: CapturedResponse?, error: CaptureError?, redirects: [RedirectHop], metrics: TimingMetrics?, labels: [String: String], modifications: [ExchangeModification]) {
+        init(
+            sessionID: String, request: CapturedRequest, response: CapturedResponse?, error: CaptureError?,
+            redirects: [RedirectHop], metrics: TimingMetrics?, labels: [String: String], modifications: [ExchangeModification]
+        ) {
             self.sessionID = sessionID
             self.request = request
             self.response = response
@@ -171,7 +175,9 @@ public struct Exchange: Sendable, Hashable, Identifiable {
         }
 
         func copy() -> Storage {
-            Storage(sessionID: sessionID, request: request, response: response, error: error, redirects: redirects, metrics: metrics, labels: labels, modifications: modifications)
+            Storage(
+                sessionID: sessionID, request: request, response: response, error: error, redirects: redirects,
+                metrics: metrics, labels: labels, modifications: modifications)
         }
     }
 }
