@@ -21,6 +21,8 @@ struct BaselineRows {
 
     private let rows: [Row]
     let distinctBodies: Int
+    /// The encoded records, for `--only writer`.
+    var records: [ExchangeRecord] { rows.map(\.record) }
 
     init(_ exchanges: [Exchange]) throws {
         var ids: [[UInt8]: Int64] = [:]

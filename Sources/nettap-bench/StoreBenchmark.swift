@@ -20,7 +20,9 @@ enum StoreBenchmark {
         var rounds = 3
         /// Keep the stores in this directory instead of a temporary one that is removed.
         var keepDirectory: String?
-        /// Ingest through one side only (`sink`, `baseline` or `lent`), to profile it alone with `perf`.
+        /// Ingest through one side only (`sink`, `baseline` or `lent`), to profile it alone with `perf`;
+        /// or `writer`: the sink's write path (`ExchangeStore.writeBatch`) on one thread, from records
+        /// encoded beforehand, to tell its own cost from what running beside the encoder adds.
         var only: String?
     }
 
@@ -36,10 +38,10 @@ enum StoreBenchmark {
             case ("--query-rows", let value?) where Int(value).map({ $0 >= 0 }) == true: options.queryRows = Int(value) ?? 0
             case ("--rounds", let value?) where Int(value).map({ $0 > 0 }) == true: options.rounds = Int(value) ?? 1
             case ("--keep", let value?): options.keepDirectory = value
-            case ("--only", let value?) where ["sink", "baseline", "lent"].contains(value): options.only = value
+            case ("--only", let value?) where ["sink", "baseline", "lent", "writer"].contains(value): options.only = value
             default:
                 FileHandle.standardError.write(Data(
-                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent]\n".utf8))
+                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent|writer]\n".utf8))
                 return 2
             }
             index += 2
@@ -115,9 +117,11 @@ enum StoreBenchmark {
             for round in 0 ..< options.rounds {
                 let path = directory.appendingPathComponent("\(only)-\(round).sqlite").path
                 let run = try measured {
-                    only == "sink"
-                        ? try ingestThroughSink(exchanges, path: path).seconds
-                        : try baselineRows.insert(into: path, batchSize: transactionSize, backgroundCheckpoints: only == "lent")
+                    switch only {
+                    case "sink": try ingestThroughSink(exchanges, path: path).seconds
+                    case "writer": try writeEncoded(baselineRows.records, path: path, transactionSize: transactionSize)
+                    default: try baselineRows.insert(into: path, batchSize: transactionSize, backgroundCheckpoints: only == "lent")
+                    }
                 }
                 print(String(format: "  round %d: %@ %.0f/s (CPU %.1f us each)", round + 1, only as NSString, run.rate, run.cpu))
                 if options.keepDirectory == nil { removeStore(path) }
@@ -229,6 +233,28 @@ enum StoreBenchmark {
             throw BenchmarkFailure("sink stored \(counters.written) of \(exchanges.count) (dropped \(counters.dropped), failed \(counters.failed))")
         }
         return (elapsed, counters.batches)
+    }
+
+    /// The sink's write path alone: `records` in chunks of the sink's `batchSize`, transactions of
+    /// its `maxBatchSize`, on this thread.
+    private static func writeEncoded(_ records: [ExchangeRecord], path: String, transactionSize: Int) throws -> Double {
+        let store = try ExchangeStore(path: path)
+        let chunkSize = sinkConfiguration(count: records.count).batchSize
+        let start = DispatchTime.now()
+        var offset = 0
+        var written = 0
+        while offset < records.count {
+            let transactionEnd = offset + transactionSize
+            written += try store.writeBatch {
+                guard offset < min(records.count, transactionEnd) else { return nil }
+                let chunk = Array(records[offset ..< min(records.count, offset + chunkSize)])
+                offset += chunk.count
+                return (chunk, 0)
+            }
+        }
+        let elapsed = seconds(since: start)
+        guard written == records.count else { throw BenchmarkFailure("writer stored \(written) of \(records.count)") }
+        return elapsed
     }
 
     private static func measureQueries(rows: Int, path: String) throws -> [String: Any] {

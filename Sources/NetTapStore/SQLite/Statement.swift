@@ -146,6 +146,18 @@ public final class Statement {
         try check(code)
     }
 
+    /// Binds UTF-8 text that SQLite reads in place (SQLITE_STATIC) instead of copying: the bytes
+    /// must stay valid and unchanged until the statement is reset (`reset()` clears bindings).
+    /// Nil binds NULL. For buffers whose lifetime the caller controls, such as `ColumnBytes`.
+    func bind(unsafeText text: UnsafeRawBufferPointer?, at index: Int32) throws {
+        guard let text else { return try check(sqlite3_bind_null(handle, index)) }
+        guard let base = text.baseAddress, text.count > 0 else {
+            return try check(sqlite3_bind_text(handle, index, "", 0, nil))
+        }
+        try check(sqlite3_bind_text64(
+            handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(text.count), nil, UInt8(SQLITE_UTF8)))
+    }
+
     public func bind(_ value: Data?, at index: Int32) throws {
         guard let value else { return try check(sqlite3_bind_null(handle, index)) }
         try bind(bytes: value, at: index)

@@ -6,8 +6,9 @@ import NetTapCore
 ///
 /// `receive(_:)` only appends to a bounded pending buffer and returns: it never waits for the
 /// disk. A batch is written every `batchInterval` or as soon as `batchSize` exchanges wait,
-/// whichever comes first; a backlog goes in transactions of at most `maxBatchSize`, and while one
-/// is written the next is encoded. When more than
+/// whichever comes first. Exchanges are encoded in chunks of `batchSize` on one queue and written
+/// on another (`EncodedChunkChannel`): a backlog goes in transactions of at most `maxBatchSize`,
+/// each taking chunks as they are encoded. When more than
 /// `pendingLimit` exchanges wait, the oldest is dropped and counted (`droppedCount`, and in the
 /// store's `dropped_events`). After each batch the retention policy runs a few small chunks.
 ///
@@ -26,11 +27,12 @@ public final class StoreSink: CaptureSink {
     public struct Configuration: Sendable {
         /// The longest an exchange waits before its batch is written.
         public var batchInterval: TimeInterval
-        /// A batch is written as soon as this many exchanges wait.
+        /// A batch is written as soon as this many exchanges wait; exchanges are also encoded
+        /// (column values, SHA-256, zlib) and handed to the writer in chunks of this many.
         public var batchSize: Int
-        /// The most exchanges one transaction writes. Under load more wait than `batchSize` by
-        /// the time a batch starts; they are taken in transactions of up to this many, and the
-        /// next one is encoded while this one is written. Larger transactions rewrite each
+        /// The most exchanges one transaction writes. Under load more wait than `batchSize`;
+        /// one transaction then takes chunk after chunk, writing one while the next is encoded,
+        /// up to this many. Larger transactions rewrite each
         /// touched index page fewer times (nettap-bench store: 500 rows per transaction ingest
         /// at about half the rate of 2,000; 5,000 about a fifth faster than 2,000). A
         /// transaction of 5,000 takes about 0.1 s, the same as the default `batchInterval`.
@@ -88,12 +90,14 @@ public final class StoreSink: CaptureSink {
     }
 
     private let state: Protected<State>
-    /// Drains the pending buffer and encodes batches (`ExchangeRecord`), off the store's queue.
+    /// Drains the pending buffer and encodes chunks (`ExchangeRecord`), off the store's queue.
     private let encodeQueue = DispatchQueue(label: "NetTap.StoreSink.encode", qos: .utility)
-    /// Hands encoded batches to the store, one at a time, and runs retention.
+    /// Writes encoded chunks to the store in transactions, and runs retention.
     private let writeQueue = DispatchQueue(label: "NetTap.StoreSink.write", qos: .utility)
-    /// One batch written at a time, so encoded batches cannot pile up without bound.
-    private let writeSlot = DispatchSemaphore(value: 1)
+    /// From `encodeQueue` to `writeQueue`; holds at most two encoded chunks.
+    private let chunks = EncodedChunkChannel()
+    /// Exchanges per encoded chunk: `batchSize`, and never more than one transaction takes.
+    private var chunkSize: Int { min(configuration.batchSize, configuration.maxBatchSize) }
     /// Wakes `waitForWritten` after each batch.
     private let progress = NSCondition()
 
@@ -143,15 +147,16 @@ public final class StoreSink: CaptureSink {
     /// within its retention limits.
     /// Throws the error of that write, if it failed (the exchanges are then counted in `failed`).
     public func flush() throws {
-        let error = encodeQueue.sync { () -> (any Error)? in
-            let outcome = Protected<(any Error)?>(nil)
+        let failedBefore = counters.failed
+        encodeQueue.sync {
             repeat {
-                writePending(outcome: outcome)
+                writePending()
             } while pendingCount > 0
-            // Waits for the batch, then lets retention catch up completely.
+            // Queued behind the writer, which has the last chunk by now: waits for it to be
+            // committed, then lets retention catch up completely.
             writeQueue.sync { applyRetention(complete: true) }
-            return outcome.current
         }
+        let error = state.withLock { $0.counters.failed > failedBefore ? $0.lastError : nil }
         if let error { throw error }
     }
 
@@ -192,21 +197,27 @@ public final class StoreSink: CaptureSink {
 
     // MARK: Batches
 
-    /// On `encodeQueue`: takes what is pending (at most `maxBatchSize`), encodes it, and hands it
-    /// to `writeQueue`. When more is left, the next batch is queued right behind, so that it is
+    /// On `encodeQueue`: takes what is pending (at most `chunkSize`), encodes it, and hands it
+    /// to the writer. When more is left, the next chunk is queued right behind, so that it is
     /// encoded while this one is written.
-    private func writePending(outcome: Protected<(any Error)?>? = nil) {
+    private func writePending() {
+        // Frees records written since the last pass, on this thread, which allocated them.
+        _ = chunks.takeSpent()
+        chunks.beginEncoding()
         let (exchanges, dropped, more) = state.withLock { state -> ([Exchange], Int, Bool) in
             let dropped = state.droppedSinceWrite
             state.droppedSinceWrite = 0
-            let batch = state.pending.drain(upTo: configuration.maxBatchSize)
-            // Leaves batchScheduled set while a follow-up batch is queued.
+            let batch = state.pending.drain(upTo: chunkSize)
+            // Leaves batchScheduled set while a follow-up chunk is queued.
             let more = !state.pending.isEmpty
             state.batchScheduled = more
             return (batch, dropped, more)
         }
         if more { encodeQueue.async { self.writePending() } }
-        guard !exchanges.isEmpty || dropped > 0 else { return }
+        guard !exchanges.isEmpty || dropped > 0 else {
+            chunks.withdraw()
+            return
+        }
         var records: [ExchangeRecord] = []
         records.reserveCapacity(exchanges.count)
         var rejected = 0
@@ -218,14 +229,37 @@ public final class StoreSink: CaptureSink {
                 rejected += 1
             }
         }
-        writeSlot.wait()
-        writeQueue.async { [self, records, rejected] in
-            defer { writeSlot.signal() }
+        if chunks.put(EncodedChunkChannel.Chunk(records: records, rejected: rejected, dropped: dropped)) {
+            writeQueue.async { self.runWriter() }
+        }
+    }
+
+    /// On `writeQueue`: writes the chunks the encoder hands over, in transactions of up to
+    /// `maxBatchSize` exchanges, until none is ready or being encoded; retention after each.
+    private func runWriter() {
+        var spentWaiting = false
+        while let first = chunks.nextOrRetire() {
+            var first = Optional(first)
+            var offered = 0
+            var rejected = 0
+            // The records of the chunk the store wrote last, handed back once it asks for the next.
+            var written: [ExchangeRecord]?
+            defer { if let written, chunks.giveBack(written) { spentWaiting = true } }
             do {
-                let inserted = try store.writeBatch(records, droppedEvents: dropped)
+                let inserted = try store.writeBatch {
+                    if let done = written.take(), chunks.giveBack(done) { spentWaiting = true }
+                    // Another chunk only when the largest one still fits in maxBatchSize.
+                    guard offered == 0 || offered + chunkSize <= configuration.maxBatchSize,
+                        let chunk = first.take() ?? chunks.next()
+                    else { return nil }
+                    offered += chunk.records.count
+                    rejected += chunk.rejected
+                    written = chunk.records
+                    return (chunk.records, chunk.dropped)
+                }
                 state.withLock { state in
                     state.counters.written += inserted
-                    state.counters.duplicates += records.count - inserted
+                    state.counters.duplicates += offered - inserted
                     state.counters.rejected += rejected
                     state.counters.batches += 1
                 }
@@ -234,15 +268,16 @@ public final class StoreSink: CaptureSink {
                 progress.unlock()
             } catch {
                 state.withLock { state in
-                    state.counters.failed += records.count
+                    state.counters.failed += offered
                     state.counters.rejected += rejected
                     state.lastError = error
                 }
-                outcome?.withLock { $0 = error }
-                return
+                continue
             }
             applyRetention()
         }
+        // Records handed back while no chunk follows would otherwise wait for the next one.
+        if spentWaiting { encodeQueue.async { _ = self.chunks.takeSpent() } }
     }
 
     /// On `writeQueue`: a few chunks of retention, scheduling more when limits are still exceeded;

@@ -4,39 +4,44 @@ import NetTapCore
 /// The column values of one exchange as the store writes them into `exchanges`, `bodies` and
 /// `exchange_labels` (docs/schema.md). Built off the database queue, so that encoding runs in
 /// parallel with SQLite.
+///
+/// The text columns are written one after another into a single `ColumnBytes`, which the
+/// writer binds in place; `columns.string(record.url)` reads one back.
 package struct ExchangeRecord: Sendable {
-    package var id: String
-    package var sessionID: String
+    /// The bytes of every text column below.
+    package var columns: ColumnBytes
+    package var id: ColumnText
+    package var sessionID: ColumnText
     package var startedAt: Double
     package var startedRef: Double
     package var duration: Double?
-    package var method: String
-    package var url: String
-    package var host: String?
-    package var path: String
-    package var urlTemplate: String
+    package var method: ColumnText
+    package var url: ColumnText
+    package var host: ColumnText?
+    package var path: ColumnText
+    package var urlTemplate: ColumnText
     package var status: Int64?
-    package var errorCategory: String?
-    package var errorDomain: String?
+    package var errorCategory: ColumnText?
+    package var errorDomain: ColumnText?
     package var errorCode: Int64?
-    package var errorMessage: String?
+    package var errorMessage: ColumnText?
     package var requestSize: Int64?
     package var responseSize: Int64?
-    package var requestHeaders: String
-    package var responseHeaders: String?
-    package var requestBodyInfo: String?
-    package var responseBodyInfo: String?
+    package var requestHeaders: ColumnText
+    package var responseHeaders: ColumnText?
+    package var requestBodyInfo: ColumnText?
+    package var responseBodyInfo: ColumnText?
     package var requestBody: BodyRecord?
     package var responseBody: BodyRecord?
-    package var httpVersion: String?
-    package var responseURL: String?
-    package var labels: String
+    package var httpVersion: ColumnText?
+    package var responseURL: ColumnText?
+    package var labels: ColumnText
     package var labelPairs: [(key: String, value: String)]
-    package var capturePath: String
-    package var taskKind: String
-    package var redirects: String?
-    package var metrics: String?
-    package var modifications: String?
+    package var capturePath: ColumnText
+    package var taskKind: ColumnText
+    package var redirects: ColumnText?
+    package var metrics: ColumnText?
+    package var modifications: ColumnText?
 
     /// Encodes `exchange`; throws when it holds a value SQLite cannot keep faithfully.
     package init(_ exchange: Exchange, compressionThreshold: Int) throws {
@@ -46,51 +51,75 @@ package struct ExchangeRecord: Sendable {
         if let duration = exchange.duration, !duration.isFinite {
             throw ExchangeStoreError.invalidExchange(id: exchange.id, reason: "duration is not a finite number")
         }
-        id = exchange.id.storedText
-        sessionID = exchange.sessionID
+        // Read once each: every access through `Exchange`'s storage returns a copy.
+        let request = exchange.request
+        let response = exchange.response
+        let error = exchange.error
+        var writer = JSONWriter(capacity: 2048)
+        /// Appends one column to `writer` and returns where it sits.
+        func column(_ write: (inout JSONWriter) -> Void) -> ColumnText {
+            let start = writer.count
+            write(&writer)
+            return ColumnText(start: start, count: writer.count - start)
+        }
+        func text(_ value: String) -> ColumnText { column { $0.plain(value) } }
+        func text(_ value: String?) -> ColumnText? { value.map { text($0) } }
+
+        id = text(exchange.id.storedText)
+        sessionID = text(exchange.sessionID)
         startedAt = exchange.startedAt.timeIntervalSince1970
         startedRef = exchange.startedAt.timeIntervalSinceReferenceDate
         duration = exchange.duration
-        method = exchange.request.method
-        url = exchange.request.url
-        let parts = URLParts(exchange.request.url)
-        host = parts.host
-        path = parts.path
-        urlTemplate = URLTemplate.template(forPath: parts.path)
-        status = exchange.response.map { Int64($0.statusCode) }
-        errorCategory = exchange.error?.category.rawValue
-        errorDomain = exchange.error?.domain
-        errorCode = exchange.error.map { Int64($0.code) }
-        errorMessage = exchange.error?.message
-        requestSize = exchange.request.body?.size
-        responseSize = exchange.response?.body?.size
-        requestHeaders = Self.json(exchange.request.headers)
-        responseHeaders = exchange.response.map { Self.json($0.headers) }
-        requestBodyInfo = exchange.request.body.map(Self.info)
-        responseBodyInfo = exchange.response?.body.map(Self.info)
-        requestBody = exchange.request.body.flatMap {
+        method = text(request.method)
+        url = text(request.url)
+        let parts = URLParts(request.url)
+        host = text(parts.host)
+        path = text(parts.path)
+        urlTemplate = text(URLTemplate.template(forPath: parts.path))
+        status = response.map { Int64($0.statusCode) }
+        errorCategory = text(error?.category.rawValue)
+        errorDomain = text(error?.domain)
+        errorCode = error.map { Int64($0.code) }
+        errorMessage = text(error?.message)
+        requestSize = request.body?.size
+        responseSize = response?.body?.size
+        requestHeaders = column { Self.write(request.headers, into: &$0) }
+        responseHeaders = response.map { response in column { Self.write(response.headers, into: &$0) } }
+        requestBodyInfo = request.body.map { body in column { Self.writeInfo(body, into: &$0) } }
+        responseBodyInfo = response?.body.map { body in column { Self.writeInfo(body, into: &$0) } }
+        requestBody = request.body.flatMap {
             $0.data.isEmpty ? nil : BodyRecord(bytes: $0.data, compressionThreshold: compressionThreshold)
         }
-        responseBody = exchange.response?.body.flatMap {
+        responseBody = response?.body.flatMap {
             $0.data.isEmpty ? nil : BodyRecord(bytes: $0.data, compressionThreshold: compressionThreshold)
         }
-        httpVersion = exchange.response?.httpVersion
-        responseURL = exchange.response?.url
-        labelPairs = exchange.labels.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
-        labels = Self.json(labelPairs)
-        capturePath = exchange.capturePath.rawValue
-        taskKind = exchange.taskKind.rawValue
-        redirects = exchange.redirects.isEmpty ? nil : Self.json(exchange.redirects)
-        metrics = exchange.metrics.map(Self.json)
-        modifications = exchange.modifications.isEmpty ? nil : Self.json(exchange.modifications)
+        httpVersion = text(response?.httpVersion)
+        responseURL = text(response?.url)
+        let pairs = exchange.labels.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        labelPairs = pairs
+        labels = column { Self.write(pairs, into: &$0) }
+        capturePath = text(exchange.capturePath.rawValue)
+        taskKind = text(exchange.taskKind.rawValue)
+        let redirectHops = exchange.redirects
+        redirects = redirectHops.isEmpty ? nil : column { Self.write(redirectHops, into: &$0) }
+        metrics = exchange.metrics.map { metrics in column { Self.write(metrics, into: &$0) } }
+        let changes = exchange.modifications
+        modifications = changes.isEmpty ? nil : column { Self.write(changes, into: &$0) }
+        columns = ColumnBytes(writer.bytes)
     }
 
     // MARK: JSON columns (read back by ExchangeRow)
 
-    /// `[{"name":…,"value":…},…]`, written by hand: the structured writer's comma bookkeeping and
-    /// escaping of the constant keys were a third of this column's cost, the most written one.
+    /// The headers column as text (for tests).
     static func json(_ headers: HTTPHeaders) -> String {
         var writer = JSONWriter(capacity: 512)
+        write(headers, into: &writer)
+        return writer.text
+    }
+
+    /// `[{"name":…,"value":…},…]`, written by hand: the structured writer's comma bookkeeping and
+    /// escaping of the constant keys were a third of this column's cost, the most written one.
+    static func write(_ headers: HTTPHeaders, into writer: inout JSONWriter) {
         writer.raw("[")
         var first = true
         for field in headers {
@@ -106,31 +135,25 @@ package struct ExchangeRecord: Sendable {
             writer.raw("}")
         }
         writer.raw("]")
-        return writer.text
     }
 
-    static func json(_ pairs: [(key: String, value: String)]) -> String {
-        var writer = JSONWriter(capacity: 64)
+    static func write(_ pairs: [(key: String, value: String)], into writer: inout JSONWriter) {
         writer.beginObject()
         for pair in pairs { writer.field(pair.key, pair.value) }
         writer.endObject()
-        return writer.text
     }
 
     /// Everything about a body except its bytes and size (which have their own columns).
-    static func info(_ body: CapturedBody) -> String {
-        var writer = JSONWriter(capacity: 64)
+    static func writeInfo(_ body: CapturedBody, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("contentType", body.contentType)
         if body.isTruncated { writer.field("truncated", true) }
         if body.isRedacted { writer.field("redacted", true) }
         writer.field("unavailable", body.unavailableReason)
         writer.endObject()
-        return writer.text
     }
 
-    static func json(_ redirects: [RedirectHop]) -> String {
-        var writer = JSONWriter()
+    static func write(_ redirects: [RedirectHop], into writer: inout JSONWriter) {
         writer.beginArray()
         for hop in redirects {
             writer.beginObject()
@@ -141,11 +164,9 @@ package struct ExchangeRecord: Sendable {
             writer.endObject()
         }
         writer.endArray()
-        return writer.text
     }
 
-    static func json(_ modifications: [ExchangeModification]) -> String {
-        var writer = JSONWriter()
+    static func write(_ modifications: [ExchangeModification], into writer: inout JSONWriter) {
         writer.beginArray()
         for modification in modifications {
             writer.beginObject()
@@ -155,12 +176,10 @@ package struct ExchangeRecord: Sendable {
             writer.endObject()
         }
         writer.endArray()
-        return writer.text
     }
 
     /// Dates as seconds since 2001-01-01 (Foundation's reference date), which reads back exactly.
-    static func json(_ metrics: TimingMetrics) -> String {
-        var writer = JSONWriter()
+    static func write(_ metrics: TimingMetrics, into writer: inout JSONWriter) {
         writer.beginObject()
         let dates: [(String, Date?)] = [
             ("fetchStart", metrics.fetchStart), ("domainLookupStart", metrics.domainLookupStart),
@@ -180,6 +199,5 @@ package struct ExchangeRecord: Sendable {
         writer.field("bytesSent", metrics.bytesSent)
         writer.field("bytesReceived", metrics.bytesReceived)
         writer.endObject()
-        return writer.text
     }
 }

@@ -43,15 +43,24 @@ extension ExchangeStore {
         return records.count
     }
 
-    /// Writes a batch from the sink in one transaction, skipping IDs already stored, and adds
-    /// `droppedEvents` to the persistent drop counter. Returns how many exchanges were new.
-    func writeBatch(_ records: [ExchangeRecord], droppedEvents: Int) throws -> Int {
+    /// Writes chunks of records from the sink in one transaction, skipping IDs already stored:
+    /// the chunks `nextChunk` gives until it returns nil (it decides how large the transaction
+    /// grows), and adds the chunks' dropped events to the persistent drop counter. Returns how
+    /// many exchanges were new. `nextChunk` may wait for the sink's encoder; on a throw, the
+    /// chunks it gave are lost.
+    package func writeBatch(nextChunk: () -> (records: [ExchangeRecord], droppedEvents: Int)?) throws -> Int {
         try queue.sync { db in
             let inserted = try db.inTransaction(.immediate) { () -> Int in
                 let writer = try RecordWriter(db: db, recentBodies: recentBodies)
                 var inserted = 0
-                for record in records where try writer.insert(record, skipDuplicate: true) {
-                    inserted += 1
+                var droppedEvents = 0
+                while let chunk = nextChunk() {
+                    droppedEvents += chunk.droppedEvents
+                    // By index: `for record in` would copy each record (a retain per column) first.
+                    let records = chunk.records
+                    for index in records.indices where try writer.insert(records[index], skipDuplicate: true) {
+                        inserted += 1
+                    }
                 }
                 try writer.finish()
                 if droppedEvents > 0 {

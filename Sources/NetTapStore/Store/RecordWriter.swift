@@ -91,7 +91,8 @@ package final class RecordWriter {
         statement.reset()
         defer { statement.reset() }
         try Self.bind(record, requestBodyID: requestBodyID, responseBodyID: responseBodyID, to: statement)
-        try statement.step()
+        // The bound text lives in record.columns; the deferred reset clears the bindings first.
+        try withExtendedLifetime(record.columns) { _ = try statement.step() }
         guard db.changes == 1 else {
             // Already stored: give back the body references taken above.
             for id in [requestBodyID, responseBodyID].compactMap({ $0 }) { releaseBody(id) }
@@ -112,41 +113,47 @@ package final class RecordWriter {
         return true
     }
 
-    /// Binds the 31 columns of `insertSQL`; shared with the benchmark's baseline.
+    /// Binds the 31 columns of `insertSQL`; shared with the benchmark's baseline. The text
+    /// columns are bound in place from `record.columns`: keep `record` alive until `statement`
+    /// is reset.
     package static func bind(_ record: ExchangeRecord, requestBodyID: Int64?, responseBodyID: Int64?, to statement: Statement)
         throws
     {
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.sessionID, at: 2)
+        let columns = record.columns
+        func text(_ column: ColumnText?, at index: Int32) throws {
+            try statement.bind(unsafeText: column.map(columns.buffer), at: index)
+        }
+        try text(record.id, at: 1)
+        try text(record.sessionID, at: 2)
         try statement.bind(record.startedAt, at: 3)
         try statement.bind(record.startedRef, at: 4)
         try statement.bind(record.duration, at: 5)
-        try statement.bind(record.method, at: 6)
-        try statement.bind(record.url, at: 7)
-        try statement.bind(record.host, at: 8)
-        try statement.bind(record.path, at: 9)
-        try statement.bind(record.urlTemplate, at: 10)
+        try text(record.method, at: 6)
+        try text(record.url, at: 7)
+        try text(record.host, at: 8)
+        try text(record.path, at: 9)
+        try text(record.urlTemplate, at: 10)
         try statement.bind(record.status, at: 11)
-        try statement.bind(record.errorCategory, at: 12)
-        try statement.bind(record.errorDomain, at: 13)
+        try text(record.errorCategory, at: 12)
+        try text(record.errorDomain, at: 13)
         try statement.bind(record.errorCode, at: 14)
-        try statement.bind(record.errorMessage, at: 15)
+        try text(record.errorMessage, at: 15)
         try statement.bind(record.requestSize, at: 16)
         try statement.bind(record.responseSize, at: 17)
         try statement.bind(requestBodyID, at: 18)
         try statement.bind(responseBodyID, at: 19)
-        try statement.bind(record.requestHeaders, at: 20)
-        try statement.bind(record.responseHeaders, at: 21)
-        try statement.bind(record.requestBodyInfo, at: 22)
-        try statement.bind(record.responseBodyInfo, at: 23)
-        try statement.bind(record.httpVersion, at: 24)
-        try statement.bind(record.responseURL, at: 25)
-        try statement.bind(record.labels, at: 26)
-        try statement.bind(record.capturePath, at: 27)
-        try statement.bind(record.taskKind, at: 28)
-        try statement.bind(record.redirects, at: 29)
-        try statement.bind(record.metrics, at: 30)
-        try statement.bind(record.modifications, at: 31)
+        try text(record.requestHeaders, at: 20)
+        try text(record.responseHeaders, at: 21)
+        try text(record.requestBodyInfo, at: 22)
+        try text(record.responseBodyInfo, at: 23)
+        try text(record.httpVersion, at: 24)
+        try text(record.responseURL, at: 25)
+        try text(record.labels, at: 26)
+        try text(record.capturePath, at: 27)
+        try text(record.taskKind, at: 28)
+        try text(record.redirects, at: 29)
+        try text(record.metrics, at: 30)
+        try text(record.modifications, at: 31)
     }
 
     /// The id of the stored body with these bytes, taking one more reference (inserting it if new).

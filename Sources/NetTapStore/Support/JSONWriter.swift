@@ -14,6 +14,9 @@ struct JSONWriter {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Bytes written so far: where the next value starts, for a writer shared by several columns.
+    var count: Int { bytes.count }
+
     mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
@@ -98,6 +101,11 @@ struct JSONWriter {
     /// it does not take part in the commas that the structured calls above add.
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value`'s UTF-8 as it is: a plain text column, not JSON.
+    mutating func plain(_ value: String) {
+        bytes.append(contentsOf: value.utf8)
     }
 
     /// Appends `value` quoted and escaped, without a comma; see `raw(_:)`.
