@@ -60,7 +60,7 @@ public enum CapturePipelineBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count {
             guard let (marked, recorder) = session.begin(sample.request, kind: .data) else { continue }
-            session.expectTask(marked, recorder)
+            session.expectTask(recorder)
             recorder.didLoad(wholeBody: sample.body)
             session.end(recorder, response: sample.response, error: nil)
             captured += 1

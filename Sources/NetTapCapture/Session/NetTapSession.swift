@@ -55,7 +55,7 @@ public final class NetTapSession: @unchecked Sendable {
         if delegate == nil, tracksAsyncTasks {
             return try await run(recorder: recorder) { handler in tracked(session.dataTask(with: marked, completionHandler: handler), recorder) }
         }
-        expectTask(marked, recorder)
+        expectTask(recorder)
         return try await recording(recorder) { try await session.data(for: marked, delegate: delegate) }
     }
 
@@ -74,7 +74,7 @@ public final class NetTapSession: @unchecked Sendable {
                 tracked(session.uploadTask(with: marked, from: bodyData, completionHandler: handler), recorder)
             }
         }
-        expectTask(marked, recorder)
+        expectTask(recorder)
         return try await recording(recorder) { try await session.upload(for: marked, from: bodyData, delegate: delegate) }
     }
 
@@ -89,7 +89,7 @@ public final class NetTapSession: @unchecked Sendable {
                 tracked(session.uploadTask(with: marked, fromFile: fileURL, completionHandler: handler), recorder)
             }
         }
-        expectTask(marked, recorder)
+        expectTask(recorder)
         return try await recording(recorder) { try await session.upload(for: marked, fromFile: fileURL, delegate: delegate) }
     }
 
@@ -97,7 +97,7 @@ public final class NetTapSession: @unchecked Sendable {
         guard let (marked, recorder) = begin(request, kind: .download) else {
             return try await session.download(for: request, delegate: delegate)
         }
-        expectTask(marked, recorder)
+        expectTask(recorder)
         do {
             let (location, response) = try await session.download(for: marked, delegate: delegate)
             recordDownload(at: location, response: response, into: recorder)
@@ -120,8 +120,8 @@ public final class NetTapSession: @unchecked Sendable {
     }
 
     /// Lets callbacks for a task URLSession creates inside its own async call find the exchange.
-    func expectTask(_ request: URLRequest, _ recorder: ExchangeRecorder) {
-        if !SessionDelegateProxy.marksRequests { proxy.expectTask(for: request, recorder: recorder) }
+    func expectTask(_ recorder: ExchangeRecorder) {
+        if !SessionDelegateProxy.marksRequests { proxy.expectTask(for: recorder) }
     }
 
     /// Runs one of URLSession's own async calls and records its outcome.

@@ -27,18 +27,22 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
         var byTask: [ObjectIdentifier: ExchangeRecorder] = [:]
         /// Which task each recorder belongs to, so that forgetting one is O(1).
         var taskOfRecorder: [ObjectIdentifier: ObjectIdentifier] = [:]
-        /// Linux: recorders of URLSession's own async calls, whose task NetTap never holds, by
-        /// method and URL until a callback names their task.
-        var unclaimed: [String: [ExchangeRecorder]] = [:]
-        /// The key each unclaimed recorder waits under, so that forgetting one neither rebuilds
-        /// the key from its request nor searches for it.
-        var keyOfUnclaimed: [ObjectIdentifier: String] = [:]
+        /// Linux: recorders of URLSession's own async calls, whose task NetTap never holds, until a
+        /// callback names their task. Keyed by the recorder itself: most such calls end with no
+        /// callback at all (corelibs calls a session delegate only for redirects, challenges and
+        /// body streams), so registering and forgetting must be cheap, and the rare claim scans.
+        var unclaimed: [ObjectIdentifier: ExchangeRecorder] = [:]
 
-        /// Removes `recorder` from those waiting under `key`, mutating the list in place.
-        mutating func removeUnclaimed(_ recorder: ExchangeRecorder, key: String) {
-            keyOfUnclaimed.removeValue(forKey: ObjectIdentifier(recorder))
-            unclaimed[key]?.removeAll { $0 === recorder }
-            if unclaimed[key]?.isEmpty == true { unclaimed.removeValue(forKey: key) }
+        /// The earliest unclaimed recorder whose request has `task`'s method and URL.
+        func firstUnclaimed(matching request: URLRequest) -> ExchangeRecorder? {
+            let method = request.httpMethod ?? "GET"
+            var first: ExchangeRecorder?
+            for recorder in unclaimed.values
+            where recorder.request.url == request.url && (recorder.request.httpMethod ?? "GET") == method {
+                if let current = first, current.startedAt <= recorder.startedAt { continue }
+                first = recorder
+            }
+            return first
         }
     }
 
@@ -73,14 +77,10 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
     }
 
     /// Remembers the recorder of one of URLSession's own async calls (Linux), whose task is created
-    /// inside URLSession: the first callback for a task with the same method and URL claims it.
-    /// Requests that are alike in both get recorders that are alike in what callbacks add (hops).
-    func expectTask(for request: URLRequest, recorder: ExchangeRecorder) {
-        let key = Self.claimKey(request)
-        tracking.withLock {
-            $0.unclaimed[key, default: []].append(recorder)
-            $0.keyOfUnclaimed[ObjectIdentifier(recorder)] = key
-        }
+    /// inside URLSession: the first callback for a task with the same method and URL claims the
+    /// earliest such recorder. Requests alike in both get recorders alike in what callbacks add (hops).
+    func expectTask(for recorder: ExchangeRecorder) {
+        tracking.withLock { $0.unclaimed[ObjectIdentifier(recorder)] = recorder }
     }
 
     func recorder(for task: URLSessionTask) -> ExchangeRecorder? {
@@ -93,18 +93,13 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
             return tracking.withLock { $0.byKey[key] }
         }
         guard let request = task.originalRequest else { return nil }
-        let key = Self.claimKey(request)
         return tracking.withLock { tracking -> ExchangeRecorder? in
-            guard let recorder = tracking.unclaimed[key]?.first else { return nil }
-            tracking.removeUnclaimed(recorder, key: key)
+            guard let recorder = tracking.firstUnclaimed(matching: request) else { return nil }
+            tracking.unclaimed.removeValue(forKey: ObjectIdentifier(recorder))
             tracking.byTask[identity] = recorder
             tracking.taskOfRecorder[ObjectIdentifier(recorder)] = identity
             return recorder
         }
-    }
-
-    private static func claimKey(_ request: URLRequest) -> String {
-        (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
     }
 
     private func forget(_ recorder: ExchangeRecorder) {
@@ -112,8 +107,8 @@ final class SessionDelegateProxy: NSObject, @unchecked Sendable {
             if Self.marksRequests { tracking.byKey.removeValue(forKey: recorder.id.uuidString) }
             if let task = tracking.taskOfRecorder.removeValue(forKey: ObjectIdentifier(recorder)) {
                 tracking.byTask.removeValue(forKey: task)
-            } else if let key = tracking.keyOfUnclaimed[ObjectIdentifier(recorder)] {
-                tracking.removeUnclaimed(recorder, key: key)
+            } else {
+                tracking.unclaimed.removeValue(forKey: ObjectIdentifier(recorder))
             }
         }
     }
