@@ -31,6 +31,30 @@ import Testing
         #expect(accented == ["etag", "F", "e\u{301}tag"])
     }
 
+    @Test func sortingKeepsTheOrderOfFieldsWithTheSameName() {
+        let fields = [("Set-Cookie", "1"), ("b", "2"), ("set-cookie", "3"), ("A", "4"), ("SET-COOKIE", "5"), ("B", "6")]
+            .map { HTTPHeaderField(name: $0.0, value: $0.1) }
+        let sorted = HTTPHeaders(sortingByName: fields)
+        #expect(sorted.map(\.value) == ["4", "2", "6", "1", "3", "5"])
+        // The caller's array is its own: sorting a copy of it leaves it as it was.
+        #expect(fields.map(\.value) == ["1", "2", "3", "4", "5", "6"])
+        // More fields than fit a small scratch area on the stack.
+        let many = (0..<300).reversed().map { HTTPHeaderField(name: "X-Field-\(String(format: "%03d", $0))", value: "\($0)") }
+        #expect(HTTPHeaders(sortingByName: many).map(\.value) == (0..<300).map { "\($0)" })
+    }
+
+    @Test(arguments: [
+        ("application/JSON; charset=utf-8", "json", true), ("text/plain", "json", false), ("", "json", false),
+        ("JSO", "json", false), ("x", "", true), ("Application/X-WWW-Form-Urlencoded", "x-www-form-urlencoded", true),
+        ("ﬁ json", "json", true), ("jsoN", "json", true),
+    ])
+    func asciiSearchIgnoresCaseOnlyForASCII(text: String, needle: String, found: Bool) {
+        #expect(text.containsASCIICaseInsensitive(needle) == found)
+        // A substring's UTF-8 is a slice of its base string's, read in place too.
+        let padded = "<" + text + ">"
+        #expect(padded.dropFirst().dropLast().containsASCIICaseInsensitive(needle) == found)
+    }
+
     @Test func setReplacesAllFieldsInPlaceOfTheFirst() {
         var headers = HTTPHeaders([
             HTTPHeaderField(name: "A", value: "1"), HTTPHeaderField(name: "B", value: "2"),

@@ -59,7 +59,7 @@ public enum CapturePipelineBenchmark {
         var captured = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count {
-            guard let (marked, recorder) = session.begin(sample.request, kind: .data) else { continue }
+            guard let (_, recorder) = session.begin(sample.request, kind: .data) else { continue }
             session.expectTask(recorder)
             recorder.didLoad(wholeBody: sample.body)
             session.end(recorder, response: sample.response, error: nil)
