@@ -91,7 +91,7 @@ private func currentQueueLabel() -> String {
 }
 
 /// Reports what `TaskBodyReader` finds in each task it is asked to load, then fails the task.
-private final class BodyProbeProtocol: URLProtocol, @unchecked Sendable {
+private final class BodyProbeProtocol: URLProtocol {
     static let seen = Protected<[String]>([])
 
     override class func canInit(with request: URLRequest) -> Bool { true }
@@ -113,7 +113,7 @@ private final class BodyProbeProtocol: URLProtocol, @unchecked Sendable {
 }
 
 /// Wraps the native loader exactly as the engine does, recording what it sees and where.
-private final class ProbeProtocol: URLProtocol, @unchecked Sendable {
+private final class ProbeProtocol: URLProtocol {
     static let log = Protected<[String]>([])
     static let labels = Protected<[String]>([])
     private var inner: URLProtocol?
