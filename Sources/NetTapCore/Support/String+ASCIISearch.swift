@@ -6,12 +6,11 @@ extension StringProtocol {
     /// Reads both strings' UTF-8 in place: copying them into arrays was two allocations a call,
     /// a third of all the allocations of building an exchange.
     func containsASCIICaseInsensitive(_ lowercasedNeedle: String) -> Bool {
-        if let found = utf8.withContiguousStorageIfAvailable({ haystack in
+        // Nil when either string has no contiguous UTF-8 (a bridged string); then through copies.
+        let inPlace = utf8.withContiguousStorageIfAvailable { haystack in
             lowercasedNeedle.utf8.withContiguousStorageIfAvailable { Self.containsFolded($0, in: haystack) }
-        }), let found {
-            return found
         }
-        return Self.containsFolded(Array(lowercasedNeedle.utf8), in: Array(utf8))
+        return inPlace.flatMap { $0 } ?? Self.containsFolded(Array(lowercasedNeedle.utf8), in: Array(utf8))
     }
 
     private static func containsFolded<Needle: RandomAccessCollection, Haystack: RandomAccessCollection>(
