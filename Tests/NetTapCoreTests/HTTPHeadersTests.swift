@@ -48,7 +48,7 @@ import Testing
         ("JSO", "json", false), ("x", "", true), ("Application/X-WWW-Form-Urlencoded", "x-www-form-urlencoded", true),
         ("ﬁ json", "json", true), ("jsoN", "json", true),
     ])
-    func asciiSearchIgnoresCaseOnlyForASCII(text: String, needle: String, found: Bool) {
+    func asciiSearchIgnoresASCIICase(text: String, needle: String, found: Bool) {
         #expect(text.containsASCIICaseInsensitive(needle) == found)
         // A substring's UTF-8 is a slice of its base string's, read in place too.
         let padded = "<" + text + ">"

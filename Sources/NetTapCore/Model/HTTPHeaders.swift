@@ -73,7 +73,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
                 for (index, field) in fields.enumerated() {
                     scratch[index] = end
                     for byte in field.name.utf8 {
-                        folded[end] = asciiLowercase(byte)
+                        folded[end] = byte.asciiLowercased
                         end += 1
                     }
                     scratch[count + index] = end - scratch[index]
@@ -129,7 +129,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
             case (let x?, let y?):
                 if x == y { continue }
                 if x >= 0x80 || y >= 0x80 { return a.lowercased() == b.lowercased() }
-                if Self.asciiLowercase(x) != Self.asciiLowercase(y) { return false }
+                if x.asciiLowercased != y.asciiLowercased { return false }
             default:
                 // Different lengths: equal only if lowercasing changes a length (non-ASCII text).
                 if a.utf8.contains(where: { $0 >= 0x80 }) || b.utf8.contains(where: { $0 >= 0x80 }) {
@@ -141,10 +141,6 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     }
 
     @inline(__always)
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
-
     public func contains(_ name: String) -> Bool {
         self[name] != nil
     }

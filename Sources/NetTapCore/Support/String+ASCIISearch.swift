@@ -22,9 +22,7 @@ extension StringProtocol {
         for start in haystack.startIndex...(haystack.endIndex - needle.count) {
             var matched = true
             for offset in 0..<needle.count {
-                var byte = haystack[start + offset]
-                if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
-                if byte != needle[needleStart + offset] {
+                if haystack[start + offset].asciiLowercased != needle[needleStart + offset] {
                     matched = false
                     break
                 }
@@ -32,5 +30,12 @@ extension StringProtocol {
             if matched { return true }
         }
         return false
+    }
+}
+
+extension UInt8 {
+    /// This byte with an ASCII capital letter turned into its small letter; any other byte as it is.
+    var asciiLowercased: UInt8 {
+        self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z") ? self | 0x20 : self
     }
 }
