@@ -22,7 +22,8 @@ public enum CapturePipelineBenchmark {
         /// On the request path, per exchange: the capture decision, the recorder, the session's
         /// tracking, and handing the finished capture to the hub.
         public var requestPathNanoseconds: Double
-        /// On the hub's queue: turning the raw capture into a redacted `Exchange`.
+        /// On the hub's queue: reading what a finished recorder holds and turning it into a
+        /// redacted `Exchange`.
         public var buildNanoseconds: Double
         /// On the sink's queue: a ring-buffer sink taking the exchange, through the sink queue.
         public var deliveryNanoseconds: Double
@@ -72,11 +73,11 @@ public enum CapturePipelineBenchmark {
     }
 
     private static func build(_ sample: SampleExchange, _ count: Int) -> Double {
-        let capture = sample.rawCapture()
+        let recorder = sample.finishedRecorder()
         var bytes: Int64 = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count {
-            bytes &+= capture.makeExchange().response?.body?.size ?? 0
+            bytes &+= recorder.capture()?.makeExchange().response?.body?.size ?? 0
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         precondition(bytes == Int64(sample.body.count) * Int64(count), "every built exchange must keep its body")
@@ -84,7 +85,7 @@ public enum CapturePipelineBenchmark {
     }
 
     private static func delivery(_ sample: SampleExchange, _ count: Int) async -> Double {
-        let exchange = sample.rawCapture().makeExchange()
+        guard let exchange = sample.finishedRecorder().capture()?.makeExchange() else { return .infinity }
         let sink = RingBufferSink(capacity: 1_000)
         let queue = SinkQueue(sink: sink)
         // Batches of the size the hub hands over when busy (one wake-up per 25 ms at a few
@@ -122,13 +123,13 @@ public enum CapturePipelineBenchmark {
             request = URLRequest(url: url)
         }
 
-        func rawCapture() -> RawCapture {
-            let now = Date()
-            return RawCapture(
-                id: UUID.timeOrdered(at: now), settings: CaptureSettings(NetTap.Configuration()), startedAt: now,
-                endedAt: now.addingTimeInterval(0.0004), labels: [:], path: .session, kind: .data, bodyCap: 1 << 20, request: request,
-                requestBody: .none, response: response, responseBody: .data(body), error: nil, redirects: [],
-                metrics: TimingMetrics(fetchStart: now, responseEnd: now))
+        /// A recorder of this exchange, finished as an async call finishes it; its tap has no sinks,
+        /// so the hub that it is handed to builds nothing.
+        func finishedRecorder() -> ExchangeRecorder {
+            let recorder = ExchangeRecorder(tap: NetTap(), request: request, path: .session, kind: .data, requestBody: .none)
+            recorder.didLoad(wholeBody: body)
+            recorder.finish(response: response, error: nil)
+            return recorder
         }
     }
 }

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import NetTapCore
 
-/// Takes raw captures off the request path, turns them into redacted `Exchange` values on its own
-/// queue, and fans them out to every sink's queue.
+/// Takes finished recorders off the request path, turns what they recorded into redacted `Exchange`
+/// values on its own queue, and fans them out to every sink's queue.
 ///
-/// The request path only appends to a bounded backlog under a short lock; building the exchange,
-/// converting headers, capping bodies and redacting all happen here.
+/// The request path only appends the finished recorder to a bounded backlog under a short lock;
+/// reading what it recorded, building the exchange, converting headers, capping bodies and
+/// redacting all happen here.
 ///
 /// The hub wakes up at most once per `coalescingDelay` and then processes everything that arrived
 /// meanwhile, handing each sink one batch. Waking a queue costs a thread switch; once per exchange,
@@ -22,7 +23,8 @@ final class CaptureHub: @unchecked Sendable {
 
     private enum Item {
         case started(ExchangeStart, CaptureSettings)
-        case finished(RawCapture)
+        /// A recorder that `finish` handed over; the hub reads what it recorded.
+        case finished(ExchangeRecorder)
     }
 
     private struct Backlog {
@@ -62,11 +64,10 @@ final class CaptureHub: @unchecked Sendable {
         append(.started(start, settings))
     }
 
-    func submit(_ capture: consuming RawCapture) {
-        append(.finished(capture))
+    func submit(_ recorder: ExchangeRecorder) {
+        append(.finished(recorder))
     }
 
-    /// Takes `item` over: every copy of a capture retains and releases each string and buffer in it.
     private func append(_ item: consuming Item) {
         var item = Optional(item)
         let mustSchedule = backlog.withLock { backlog -> Bool in
@@ -107,8 +108,9 @@ final class CaptureHub: @unchecked Sendable {
                 switch consume item {
                 case .started(let start, let settings):
                     if anyWantsStarts { events.append(.started(settings.redactor.redact(start))) }
-                case .finished(let capture):
-                    if targets.isEmpty, capture.recordTargets.isEmpty { continue }
+                case .finished(let recorder):
+                    if targets.isEmpty, !recorder.hasRecordTargets { continue }
+                    guard let capture = recorder.capture() else { continue }
                     let exchange = capture.makeExchange()
                     RulesRuntime.shared.recorder.append(exchange, to: capture.recordTargets)
                     if anyWantsStarts { events.append(.finished(exchange)) }

@@ -27,7 +27,7 @@ final class ExchangeRecorder: @unchecked Sendable {
     private let path: CapturePath
     private let kind: TaskKind
 
-    private let lock = NSLock()
+    private let lock = RecorderLock()
     let request: URLRequest
     private var requestBody: RequestBodySource
     private var response: URLResponse?
@@ -39,7 +39,16 @@ final class ExchangeRecorder: @unchecked Sendable {
     private var metrics: TimingMetrics?
     private var modifications: [ExchangeModification] = []
     private var recordTargets: [URL] = []
-    private var isFinished = false
+    /// Set by the first `finish`; from then on the recorder only answers `capture()`.
+    private var ending: Ending?
+
+    /// How the exchange ended, as `finish` was told.
+    private struct Ending {
+        var at: Date
+        var error: Error?
+        var unavailableResponseBody: (size: Int64?, reason: String)?
+        var bytesSent: Int64?
+    }
 
     init(
         tap: NetTap, request: URLRequest, path: CapturePath, kind: TaskKind, requestBody: RequestBodySource,
@@ -79,6 +88,7 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     func didReceive(response: URLResponse) {
         lock.withLock {
+            guard ending == nil else { return }
             self.response = response
             if responseStartedAt == nil { responseStartedAt = Date() }
         }
@@ -87,6 +97,7 @@ final class ExchangeRecorder: @unchecked Sendable {
     /// A chunk of the response body, as a delegate sees it.
     func didReceive(chunk: Data) {
         lock.withLock {
+            guard ending == nil else { return }
             if accumulator == nil { accumulator = BodyAccumulator(cap: bodyCap) }
             accumulator?.append(chunk)
         }
@@ -94,12 +105,16 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     /// The whole response body at once, as completion handlers see it.
     func didLoad(wholeBody data: Data) {
-        lock.withLock { wholeBody = data }
+        lock.withLock {
+            guard ending == nil else { return }
+            wholeBody = data
+        }
     }
 
     /// A response body already captured elsewhere (the start of a downloaded file).
     func setResponseBody(_ body: CapturedBody) {
         lock.withLock {
+            guard ending == nil else { return }
             var accumulated = BodyAccumulator(cap: bodyCap)
             accumulated.append(body.data)
             accumulator = accumulated
@@ -109,28 +124,49 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     /// The request body, once known: a streamed upload's body arrives after the task starts.
     func setRequestBody(_ body: RequestBodySource) {
-        lock.withLock { requestBody = body }
+        lock.withLock {
+            guard ending == nil else { return }
+            requestBody = body
+        }
     }
 
     func didRedirect(_ hop: RedirectHop) {
-        lock.withLock { redirects.append(hop) }
+        lock.withLock {
+            guard ending == nil else { return }
+            redirects.append(hop)
+        }
     }
 
     func setMetrics(_ value: TimingMetrics) {
-        lock.withLock { metrics = value }
+        lock.withLock {
+            guard ending == nil else { return }
+            metrics = value
+        }
     }
 
     func addModification(_ modification: ExchangeModification) {
-        lock.withLock { modifications.append(modification) }
+        lock.withLock {
+            guard ending == nil else { return }
+            modifications.append(modification)
+        }
     }
 
     /// HAR files the finished exchange is recorded into (`record` rules, replay's `recordMissing`).
     func addRecordTargets(_ targets: [URL]) {
         guard !targets.isEmpty else { return }
-        lock.withLock { recordTargets.append(contentsOf: targets) }
+        lock.withLock {
+            guard ending == nil else { return }
+            recordTargets.append(contentsOf: targets)
+        }
     }
 
-    /// Ends the exchange and hands it to the hub. Only the first call counts.
+    /// Ends the exchange and hands the recorder to the hub. Only the first call counts; callbacks
+    /// that arrive later change nothing.
+    ///
+    /// The request path only notes how the exchange ended. The hub turns what was recorded into a
+    /// `RawCapture` (`capture()`) when it builds the exchange: copying it out here cost the app's
+    /// thread about 3 µs per request in the capture benchmark, and handing over the recorder is one
+    /// reference (BENCHMARKS.md, capture).
     /// - Parameters:
     ///   - unavailableResponseBody: why the body could not be seen, when no bytes were observed.
     func finish(
@@ -138,10 +174,26 @@ final class ExchangeRecorder: @unchecked Sendable {
         unavailableResponseBody: (size: Int64?, reason: String)? = nil, bytesSent: Int64? = nil
     ) {
         let endedAt = Date()
-        let capture: RawCapture? = lock.withLock {
-            guard !isFinished else { return nil }
-            isFinished = true
+        let isFirst = lock.withLock { () -> Bool in
+            guard ending == nil else { return false }
             if let finalResponse { response = finalResponse }
+            ending = Ending(at: endedAt, error: error, unavailableResponseBody: unavailableResponseBody, bytesSent: bytesSent)
+            return true
+        }
+        if isFirst {
+            tap.hub.submit(self)
+        }
+    }
+
+    /// Whether `addRecordTargets` named any HAR file: the hub skips building exchanges nobody takes.
+    var hasRecordTargets: Bool {
+        lock.withLock { !recordTargets.isEmpty }
+    }
+
+    /// What was recorded, for the hub once `finish` has handed the recorder over (nil before that).
+    func capture() -> RawCapture? {
+        lock.withLock { () -> RawCapture? in
+            guard let ending else { return nil }
             let body: ResponseBodySource
             if let wholeBody {
                 body = .data(wholeBody)
@@ -149,7 +201,7 @@ final class ExchangeRecorder: @unchecked Sendable {
                 body = .accumulated(downloadedBody)
             } else if let accumulator {
                 body = .accumulated(accumulator.body(contentType: nil))
-            } else if response != nil, let unavailable = unavailableResponseBody {
+            } else if response != nil, let unavailable = ending.unavailableResponseBody {
                 body = .unavailable(size: unavailable.size, reason: unavailable.reason)
             } else if response != nil {
                 body = .data(Data())
@@ -161,28 +213,26 @@ final class ExchangeRecorder: @unchecked Sendable {
                 // No platform metrics (Linux never delivers them): record what NetTap saw itself.
                 timing.fetchStart = startedAt
                 timing.responseStart = responseStartedAt
-                timing.responseEnd = endedAt
-                timing.bytesSent = bytesSent
+                timing.responseEnd = ending.at
+                timing.bytesSent = ending.bytesSent
                 if case .data(let data) = body { timing.bytesReceived = Int64(data.count) }
                 if case .accumulated(let captured) = body { timing.bytesReceived = captured.size }
             }
             // Where the path could not see individual redirects, the end points still show one happened.
-            if redirects.isEmpty, let from = request.url, let to = response?.url, from != to {
-                redirects.append(RedirectHop(url: from.absoluteString, statusCode: nil, location: to.absoluteString))
+            var hops = redirects
+            if hops.isEmpty, let from = request.url, let to = response?.url, from != to {
+                hops.append(RedirectHop(url: from.absoluteString, statusCode: nil, location: to.absoluteString))
             }
             var finalRequestBody = requestBody
-            if case .unavailable(nil, let reason) = requestBody, let bytesSent, bytesSent > 0 {
+            if case .unavailable(nil, let reason) = requestBody, let bytesSent = ending.bytesSent, bytesSent > 0 {
                 finalRequestBody = .unavailable(size: bytesSent, reason: reason)
             }
             return RawCapture(
-                id: id, settings: settings, startedAt: startedAt, endedAt: endedAt, labels: labels,
+                id: id, settings: settings, startedAt: startedAt, endedAt: ending.at, labels: labels,
                 path: path, kind: kind, bodyCap: bodyCap, request: request,
                 requestBody: finalRequestBody, response: response, responseBody: body,
-                error: error.map { CaptureError($0) }, redirects: redirects, metrics: timing,
+                error: ending.error.map { CaptureError($0) }, redirects: hops, metrics: timing,
                 modifications: modifications, recordTargets: recordTargets)
-        }
-        if let capture {
-            tap.hub.submit(capture)
         }
     }
 }

@@ -31,8 +31,9 @@ enum ResponseBodySource: @unchecked Sendable {
 
 /// Everything one capture path observed about one request, in Foundation's own types.
 ///
-/// Built on the request path with no conversion work; `makeExchange()` runs on the hub queue.
-/// `@unchecked Sendable`: the Foundation objects it holds are not mutated after capture.
+/// Read out of a finished `ExchangeRecorder` on the hub's queue, with no conversion work, then
+/// turned into an `Exchange` by `makeExchange()`. `@unchecked Sendable`: the Foundation objects it
+/// holds are not mutated after capture.
 struct RawCapture: @unchecked Sendable {
     var id: UUID
     /// The configuration the request started under: its session id and its redactor.
