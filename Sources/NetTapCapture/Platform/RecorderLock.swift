@@ -10,7 +10,7 @@ import Synchronization
 /// The lock of one `ExchangeRecorder`, stored inside it. NetTap makes a recorder for every request;
 /// on Linux an `NSLock` is two more allocations per request (the object and its `pthread_mutex_t`),
 /// both freed later on the hub's thread (docs/linux-foundation-notes.md, fact 21).
-struct RecorderLock: ~Copyable, @unchecked Sendable {
+struct RecorderLock: ~Copyable {
     private let mutex = Mutex(())
 
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {

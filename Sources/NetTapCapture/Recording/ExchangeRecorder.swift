@@ -87,8 +87,7 @@ final class ExchangeRecorder: @unchecked Sendable {
     }
 
     func didReceive(response: URLResponse) {
-        lock.withLock {
-            guard ending == nil else { return }
+        whileRecording {
             self.response = response
             if responseStartedAt == nil { responseStartedAt = Date() }
         }
@@ -96,8 +95,7 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     /// A chunk of the response body, as a delegate sees it.
     func didReceive(chunk: Data) {
-        lock.withLock {
-            guard ending == nil else { return }
+        whileRecording {
             if accumulator == nil { accumulator = BodyAccumulator(cap: bodyCap) }
             accumulator?.append(chunk)
         }
@@ -105,16 +103,12 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     /// The whole response body at once, as completion handlers see it.
     func didLoad(wholeBody data: Data) {
-        lock.withLock {
-            guard ending == nil else { return }
-            wholeBody = data
-        }
+        whileRecording { wholeBody = data }
     }
 
     /// A response body already captured elsewhere (the start of a downloaded file).
     func setResponseBody(_ body: CapturedBody) {
-        lock.withLock {
-            guard ending == nil else { return }
+        whileRecording {
             var accumulated = BodyAccumulator(cap: bodyCap)
             accumulated.append(body.data)
             accumulator = accumulated
@@ -124,39 +118,33 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     /// The request body, once known: a streamed upload's body arrives after the task starts.
     func setRequestBody(_ body: RequestBodySource) {
-        lock.withLock {
-            guard ending == nil else { return }
-            requestBody = body
-        }
+        whileRecording { requestBody = body }
     }
 
     func didRedirect(_ hop: RedirectHop) {
-        lock.withLock {
-            guard ending == nil else { return }
-            redirects.append(hop)
-        }
+        whileRecording { redirects.append(hop) }
     }
 
     func setMetrics(_ value: TimingMetrics) {
-        lock.withLock {
-            guard ending == nil else { return }
-            metrics = value
-        }
+        whileRecording { metrics = value }
     }
 
     func addModification(_ modification: ExchangeModification) {
-        lock.withLock {
-            guard ending == nil else { return }
-            modifications.append(modification)
-        }
+        whileRecording { modifications.append(modification) }
     }
 
     /// HAR files the finished exchange is recorded into (`record` rules, replay's `recordMissing`).
     func addRecordTargets(_ targets: [URL]) {
         guard !targets.isEmpty else { return }
+        whileRecording { recordTargets.append(contentsOf: targets) }
+    }
+
+    /// Runs `change` under the lock unless the exchange has ended: what arrives after `finish`
+    /// (a callback racing a cancellation) must not alter what the hub reads.
+    private func whileRecording(_ change: () -> Void) {
         lock.withLock {
             guard ending == nil else { return }
-            recordTargets.append(contentsOf: targets)
+            change()
         }
     }
 
@@ -165,7 +153,7 @@ final class ExchangeRecorder: @unchecked Sendable {
     ///
     /// The request path only notes how the exchange ended. The hub turns what was recorded into a
     /// `RawCapture` (`capture()`) when it builds the exchange: copying it out here cost the app's
-    /// thread about 3 µs per request in the capture benchmark, and handing over the recorder is one
+    /// thread 2-3 µs per request in the capture benchmark, and handing over the recorder is one
     /// reference (BENCHMARKS.md, capture).
     /// - Parameters:
     ///   - unavailableResponseBody: why the body could not be seen, when no bytes were observed.
