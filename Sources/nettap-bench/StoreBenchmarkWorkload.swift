@@ -1,11 +1,13 @@
 import Foundation
 import NetTapCore
+import NetTapRules
 
 /// Realistic captured traffic for the store benchmark: a few hosts, REST paths with IDs, mostly
 /// GETs, a few failures, JSON bodies of a few hundred bytes to a few KiB (some repeated, most
 /// unique), typical headers, labels and the timing Linux capture records.
 struct StoreBenchmarkWorkload {
-    private var random: SplitMix64
+    /// Seeded, so that every run of the benchmark stores the same data (the throttle's generator).
+    private var random: ThrottleRandom
     private let start: Date
     private static let hosts = ["api.example.com", "auth.example.com", "cdn.example.net", "feed.example.org", "pay.example.com"]
     private static let screens = ["home", "feed", "profile", "checkout", "settings", "search"]
@@ -15,7 +17,7 @@ struct StoreBenchmarkWorkload {
     }
 
     init(seed: UInt64, start: Date = Date(timeIntervalSince1970: 1_764_000_000)) {
-        random = SplitMix64(seed: seed)
+        random = ThrottleRandom(seed: seed)
         self.start = start
     }
 
@@ -81,22 +83,5 @@ struct StoreBenchmarkWorkload {
         }
         text += "]}"
         return Data(text.utf8)
-    }
-}
-
-/// A small, fast, seedable generator, so that every run of the benchmark stores the same data.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
