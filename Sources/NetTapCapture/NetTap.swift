@@ -28,8 +28,8 @@ public final class NetTap: Sendable {
     /// The instance the URLProtocol interceptor reports to, and `NetTapSession`'s default.
     public static let shared = NetTap()
 
+    /// The configuration and the global labels, replaced as a whole when either changes.
     private let state: Protected<CaptureSettings>
-    private let globalLabels = Protected<[String: String]>([:])
     let hub: CaptureHub
 
     public init(configuration: Configuration = Configuration()) {
@@ -40,7 +40,7 @@ public final class NetTap: Sendable {
     /// The current configuration. Setting it applies to requests that start afterwards.
     public var configuration: Configuration {
         get { state.current.configuration }
-        set { state.withLock { $0 = CaptureSettings(newValue) } }
+        set { state.withLock { $0 = CaptureSettings(newValue, labels: $0.labels) } }
     }
 
     /// Changes the configuration in place.
@@ -48,7 +48,7 @@ public final class NetTap: Sendable {
         state.withLock { settings in
             var configuration = settings.configuration
             change(&configuration)
-            settings = CaptureSettings(configuration)
+            settings = CaptureSettings(configuration, labels: settings.labels)
         }
     }
 
@@ -90,12 +90,16 @@ public final class NetTap: Sendable {
     /// Sets (or, with nil, clears) a label stamped on every exchange that starts while it is set,
     /// such as the current screen or test scenario.
     public func setLabel(_ value: String?, forKey key: String) {
-        globalLabels.withLock { $0[key] = value }
+        state.withLock { settings in
+            var labels = settings.labels
+            labels[key] = value
+            settings = settings.replacingLabels(labels)
+        }
     }
 
     /// The labels set with `setLabel(_:forKey:)`.
     public var labels: [String: String] {
-        globalLabels.current
+        state.current.labels
     }
 
     /// Runs `operation` with extra labels on exchanges that the instrumented session starts inside it
@@ -106,10 +110,11 @@ public final class NetTap: Sendable {
         try await ScopedLabels.$current.withValue(ScopedLabels.current.merging(labels) { $1 }, operation: operation)
     }
 
-    /// The labels an exchange starting now carries: global ones, overridden by scoped ones.
-    func labelsForNewExchange() -> [String: String] {
+    /// The labels an exchange starting now under `settings` carries: global ones, overridden by
+    /// scoped ones.
+    func labelsForNewExchange(under settings: CaptureSettings) -> [String: String] {
         let scoped = ScopedLabels.current
-        let global = globalLabels.current
+        let global = settings.labels
         if scoped.isEmpty { return global }
         return global.merging(scoped) { $1 }
     }
@@ -128,16 +133,23 @@ public final class NetTap: Sendable {
 
     /// Whether a request should be captured: switch, scheme, host lists and sampling.
     func shouldCapture(_ request: URLRequest) -> Bool {
-        guard let url = request.url, let scheme = url.scheme, Self.isHTTP(scheme: scheme) else { return false }
+        captureSettings(for: request) != nil
+    }
+
+    /// The settings a request starting now is captured under, or nil when it is not captured
+    /// (switch, scheme, host lists, sampling). The caller hands them to the recorder, so that
+    /// a request reads NetTap's shared state once.
+    func captureSettings(for request: URLRequest) -> CaptureSettings? {
+        guard let url = request.url, let scheme = url.scheme, Self.isHTTP(scheme: scheme) else { return nil }
         let settings = state.current
-        guard settings.configuration.isEnabled else { return false }
+        guard settings.configuration.isEnabled else { return nil }
         // Parsing and lowercasing the host showed in profiles of every request; without host
         // lists it decides nothing.
-        if settings.configuration.filtersHosts, !settings.configuration.captures(host: url.host) { return false }
+        if settings.configuration.filtersHosts, !settings.configuration.captures(host: url.host) { return nil }
         let samplingRate = settings.configuration.samplingRate
-        if samplingRate >= 1 { return true }
-        if samplingRate <= 0 { return false }
-        return Double.random(in: 0..<1) < samplingRate
+        if samplingRate >= 1 { return settings }
+        if samplingRate <= 0 { return nil }
+        return Double.random(in: 0..<1) < samplingRate ? settings : nil
     }
 }
 

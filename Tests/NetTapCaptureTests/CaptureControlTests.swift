@@ -137,6 +137,26 @@ import FoundationNetworking
         #expect(log.finished.map(\.labels) == [["screen": "Checkout"], ["screen": "Payment", "scenario": "gift card"], [:]])
     }
 
+    /// Labels and the configuration are one snapshot inside NetTap: changing either keeps the other.
+    @Test func labelsAndConfigurationChangeIndependently() async throws {
+        let server = try ScenarioServer()
+        defer { server.stop() }
+        let (tap, log) = Self.tap()
+        let session = NetTapSession(configuration: .ephemeral, tap: tap)
+        defer { session.finishTasksAndInvalidate() }
+        tap.setLabel("Search", forKey: "screen")
+        tap.update { $0.bodyCaptureLimit = 4 }
+        tap.setLabel("cold start", forKey: "scenario")
+        _ = try await session.data(from: server.url("/bytes/16?seed=1"))
+        tap.configuration.bodyCaptureLimit = 8
+        _ = try await session.data(from: server.url("/bytes/16?seed=2"))
+        await tap.drain()
+        #expect(tap.labels == ["screen": "Search", "scenario": "cold start"])
+        #expect(log.finished.map(\.labels) == Array(repeating: ["screen": "Search", "scenario": "cold start"], count: 2))
+        #expect(log.finished.map { $0.response?.body?.data.count } == [4, 8])
+        #expect(log.finished.allSatisfy { $0.response?.body?.isTruncated == true })
+    }
+
     @Test func secretsAreRedactedBeforeAnySinkButSentAsIs() async throws {
         let server = try ScenarioServer()
         defer { server.stop() }

@@ -52,17 +52,18 @@ final class ExchangeRecorder: @unchecked Sendable {
 
     init(
         tap: NetTap, request: URLRequest, path: CapturePath, kind: TaskKind, requestBody: RequestBodySource,
-        endsInCompletionHandler: Bool = false, upload: UploadBody? = nil, startedAt: Date = Date()
+        endsInCompletionHandler: Bool = false, upload: UploadBody? = nil, startedAt: Date = Date(),
+        settings: CaptureSettings? = nil
     ) {
         self.tap = tap
         self.upload = upload
         self.endsInCompletionHandler = endsInCompletionHandler
-        let settings = tap.settings
+        let settings = settings ?? tap.settings
         self.settings = settings
         self.startedAt = startedAt
         self.id = UUID.timeOrdered(at: startedAt)
         self.bodyCap = settings.configuration.bodyCaptureLimit
-        self.labels = tap.labelsForNewExchange()
+        self.labels = tap.labelsForNewExchange(under: settings)
         self.path = path
         self.kind = kind
         self.request = request

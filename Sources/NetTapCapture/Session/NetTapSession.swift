@@ -296,23 +296,21 @@ public final class NetTapSession: @unchecked Sendable {
         _ request: URLRequest, kind: TaskKind, body: RequestBodySource? = nil, upload: UploadBody? = nil,
         endsInHandler: Bool = true
     ) -> (URLRequest, ExchangeRecorder)? {
-        guard tap.shouldCapture(request) else { return nil }
+        guard let settings = tap.captureSettings(for: request) else { return nil }
         var outgoing = request
         var bodySource = body ?? ExchangeRecorder.bodySource(of: request)
+        let cap = settings.configuration.bodyCaptureLimit
         if case .file(let url) = bodySource {
             // Read the start now: apps often delete an uploaded file as soon as the upload ends.
-            let cap = tap.settings.configuration.bodyCaptureLimit
             bodySource = .captured(RawCapture.readPrefix(of: url, cap: cap, contentType: request.value(forHTTPHeaderField: "Content-Type")))
         }
-        if body == nil, let stream = request.httpBodyStream,
-            let teed = StreamTeeing.tee(stream, cap: tap.settings.configuration.bodyCaptureLimit)
-        {
+        if body == nil, let stream = request.httpBodyStream, let teed = StreamTeeing.tee(stream, cap: cap) {
             outgoing.httpBodyStream = teed.stream
             bodySource = .teed(teed.tee)
         }
         let recorder = ExchangeRecorder(
             tap: tap, request: request, path: .session, kind: kind, requestBody: bodySource,
-            endsInCompletionHandler: endsInHandler, upload: upload)
+            endsInCompletionHandler: endsInHandler, upload: upload, settings: settings)
         return (proxy.track(outgoing, recorder: recorder), recorder)
     }
 
