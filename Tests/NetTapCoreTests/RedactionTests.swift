@@ -125,7 +125,8 @@ import Testing
             "Authorization", "authorization", "AUTHORIZATION", "Proxy-Authorization", "proxy_authorization", "Cookie",
             "cookies", "Set-Cookie", "set-cookie2", "X-Session", "x-session", "X_Session", "X-Upper", "x-upper", "",
             "X-Clé", "x-clé", "X-CLÉ", "Content-Type", "X-Api-Key", "Authorizatio", "Authorization ", "Cookie\u{301}",
-            "Au\u{0}thorization", "Cöokie", "🍪",
+            "Au\u{0}thorization", "Cöokie", "🍪", "X-Access-Token", "x.auth.token", "Api-Key", "X_SIGNATURE", "Last-Modified",
+            "ETag", "-", "...", "Set_Cookie", "set.cookie", "Passwd-", "X-Sig",
         ]
         for policy in [RedactionPolicy.default, grown, accented] {
             for name in names {

@@ -81,6 +81,7 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Whether the value of header `name` is redacted.
     public func isSensitiveHeader(_ name: String) -> Bool {
+        if let answer = FieldNameMatcher.matchHeader(name, listed: headerMatcher, fields: matcher) { return answer }
         let listed = headerMatcher.match(name) ?? headerNames.contains(name.lowercased())
         return listed || isSensitiveField(name)
     }
@@ -98,6 +99,12 @@ public struct RedactionPolicy: Sendable, Hashable {
         }
     }
 
+    /// The characters normalizing removes: `-`, `_` and `.`.
+    @inline(__always)
+    static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+    }
+
     /// Writes ASCII `utf8` lowercased and without `-`, `_` and `.` into `buffer` (at least as long),
     /// and returns how many bytes it wrote: `normalize` without the String. With
     /// `removingSeparators` false it only lowercases (`lowercased()` for ASCII).
@@ -107,7 +114,7 @@ public struct RedactionPolicy: Sendable, Hashable {
         var count = 0
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            case _ where isSeparator(byte):
                 if removingSeparators { continue }
                 buffer[count] = byte
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
