@@ -16,7 +16,9 @@ import FoundationNetworking
 /// requests per second of each variant. Each round starts one variant later in the list than the
 /// round before, so that over every four rounds each variant runs once in each position (first,
 /// or right after the naive one's connection churn); the interquartile range of the per-round
-/// ratios shows how far to trust the median.
+/// ratios shows how far to trust the median. `--control` adds a fifth variant that is plain
+/// URLSession again: its ratio to plain would be 1 on a quiet machine, so its distance from 1 is
+/// how far this run's other ratios can be off through noise alone.
 enum CaptureBenchmark {
     static let variants = ["plain", "session", "protocol", "naive"]
 
@@ -34,6 +36,7 @@ enum CaptureBenchmark {
         let requests = Int(BenchSupport.option("--requests", in: arguments) ?? "") ?? 2_000
         let concurrency = Int(BenchSupport.option("--concurrency", in: arguments) ?? "") ?? 8
         let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 20
+        let variants = Self.variants + (arguments.contains("--control") ? ["control"] : [])
         let target = try LoopbackTarget.start(preferNginx: !arguments.contains("--builtin-server"))
         defer { target.stop() }
         print("capture benchmark: \(requests) requests x \(rounds) rounds, concurrency \(concurrency)")
@@ -78,6 +81,9 @@ enum CaptureBenchmark {
         print(String(format: "session/plain  %.2f (target >= 0.95)", ratio("session")))
         print(String(format: "protocol/plain %.2f (target >= 0.80)", ratio("protocol")))
         print(String(format: "protocol/naive %.2f (target >= 1.50)", protocolOverNaive))
+        if variants.contains("control") {
+            print(String(format: "control/plain  %.2f (the same client twice: how far noise alone moves a ratio)", ratio("control")))
+        }
 
         if let path = BenchSupport.option("--json", in: arguments) {
             struct Report: Codable {
@@ -187,6 +193,10 @@ final class BenchClient: Sendable {
             session = nil
         case "protocol":
             NetTap.enable(on: configuration)
+            session = URLSession(configuration: configuration)
+            tapSession = nil
+        case "control":
+            // The same as plain: the benchmark's own noise floor (`--control`).
             session = URLSession(configuration: configuration)
             tapSession = nil
         case "plain-delegate":
