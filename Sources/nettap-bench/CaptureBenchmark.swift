@@ -13,12 +13,12 @@ import FoundationNetworking
 /// rounds that interleave the variants. A small cloud machine drifts by tens of percent from one
 /// second to the next, so each round's ratios are taken within the round (where drift hits every
 /// variant alike), and the median round is reported: the median of those ratios, and the median
-/// requests per second of each variant. Each round starts one variant later in the list than the
-/// round before, so that over every four rounds each variant runs once in each position (first,
-/// or right after the naive one's connection churn); the interquartile range of the per-round
-/// ratios shows how far to trust the median. `--control` adds a fifth variant that is plain
-/// URLSession again: its ratio to plain would be 1 on a quiet machine, so its distance from 1 is
-/// how far this run's other ratios can be off through noise alone.
+/// requests per second of each variant; the interquartile range of the per-round ratios shows how
+/// far to trust the median.
+///
+/// `--control` adds a variant that is plain URLSession again, whose ratio to plain is 1 when the
+/// order is fair and the machine quiet: its distance from 1 is how far this run's other ratios can
+/// be off through noise alone. `--json` keeps every round's ratios, so that runs can be pooled.
 enum CaptureBenchmark {
     static let variants = ["plain", "session", "protocol", "naive"]
 
@@ -30,6 +30,8 @@ enum CaptureBenchmark {
         var ratioToPlain: Double
         /// The first and third quartiles of those per-round ratios.
         var ratioQuartiles: [Double]
+        /// Every round's ratio, in round order, for pooling several runs.
+        var roundRatios: [Double]
     }
 
     static func run(arguments: [String]) async throws -> Int32 {
@@ -49,8 +51,7 @@ enum CaptureBenchmark {
         for round in 1...rounds {
             var line = "  round \(round):"
             var roundRates: [String: Double] = [:]
-            let shift = (round - 1) % variants.count
-            for variant in variants[shift...] + variants[..<shift] {
+            for variant in Self.roundOrder(variants, round: round) {
                 let outcome = try runWorker(variant: variant, url: target.url, requests: requests, concurrency: concurrency)
                 roundRates[variant] = outcome.rate
                 rates[variant, default: []].append(outcome.rate)
@@ -66,7 +67,8 @@ enum CaptureBenchmark {
             Result(
                 name: name, requestsPerSecond: BenchSupport.median(rates[name] ?? []), peakMemoryBytes: memory[name] ?? 0,
                 ratioToPlain: BenchSupport.median(ratios[name] ?? []),
-                ratioQuartiles: [0.25, 0.75].map { BenchSupport.quantile($0, of: ratios[name] ?? []) })
+                ratioQuartiles: [0.25, 0.75].map { BenchSupport.quantile($0, of: ratios[name] ?? []) },
+                roundRatios: ratios[name] ?? [])
         }
         print("")
         print("variant     req/s   vs plain   middle half of rounds   peak memory   (medians over \(rounds) rounds)")
@@ -103,6 +105,24 @@ enum CaptureBenchmark {
             print("wrote \(path)")
         }
         return 0
+    }
+
+    /// The order of the variants in round `round` (from 1): the naive one last, the others rotated
+    /// one place each round and reversed every other cycle of rotations.
+    ///
+    /// The naive variant opens and drops a connection per request, and whatever runs right after
+    /// it may pay for that. A plain rotation of the list put plain URLSession, the baseline, right
+    /// after it in three rounds of four, so any such cost fell on the baseline alone (measured
+    /// directly on 2026-12-07 it was within the noise: BENCHMARKS.md, capture). Now the variant
+    /// after it is the next round's first, which every other variant is in turn, and the reversal
+    /// makes each of them follow each of its neighbours in the list as often as it precedes it.
+    static func roundOrder(_ variants: [String], round: Int) -> [String] {
+        let others = variants.filter { $0 != "naive" }
+        guard !others.isEmpty else { return variants }
+        let shift = (round - 1) % others.count
+        var order = Array(others[shift...] + others[..<shift])
+        if ((round - 1) / others.count) % 2 == 1 { order.reverse() }
+        return order + variants.filter { $0 == "naive" }
     }
 
     /// Runs one variant in a child process and reads its figures.
