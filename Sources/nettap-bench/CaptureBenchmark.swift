@@ -18,7 +18,9 @@ import FoundationNetworking
 ///
 /// `--control` adds a variant that is plain URLSession again, whose ratio to plain is 1 when the
 /// order is fair and the machine quiet: its distance from 1 is how far this run's other ratios can
-/// be off through noise alone. `--json` keeps every round's ratios, so that runs can be pooled.
+/// be off through noise alone. `--attribution` adds the session with no sink (it records, and
+/// the hub releases what it recorded without building exchanges) and with capture switched off, to
+/// split the session's cost. `--json` keeps every round's ratios, so that runs can be pooled.
 enum CaptureBenchmark {
     static let variants = ["plain", "session", "protocol", "naive"]
 
@@ -39,6 +41,7 @@ enum CaptureBenchmark {
         let concurrency = Int(BenchSupport.option("--concurrency", in: arguments) ?? "") ?? 8
         let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 20
         let variants = Self.variants + (arguments.contains("--control") ? ["control"] : [])
+            + (arguments.contains("--attribution") ? ["session-nosink", "session-off"] : [])
         let target = try LoopbackTarget.start(preferNginx: !arguments.contains("--builtin-server"))
         defer { target.stop() }
         print("capture benchmark: \(requests) requests x \(rounds) rounds, concurrency \(concurrency)")
@@ -71,9 +74,10 @@ enum CaptureBenchmark {
                 roundRatios: ratios[name] ?? [])
         }
         print("")
-        print("variant     req/s   vs plain   middle half of rounds   peak memory   (medians over \(rounds) rounds)")
+        let nameWidth = max(9, (variants.map(\.count).max() ?? 0) + 1)
+        print(BenchSupport.pad("variant", nameWidth) + "   req/s   vs plain   middle half of rounds   peak memory   (medians over \(rounds) rounds)")
         for result in results {
-            print(BenchSupport.pad(result.name, 9) + String(format: " %7.0f   %7.2f      %5.2f - %5.2f      ",
+            print(BenchSupport.pad(result.name, nameWidth) + String(format: " %7.0f   %7.2f      %5.2f - %5.2f      ",
                 result.requestsPerSecond, result.ratioToPlain, result.ratioQuartiles[0], result.ratioQuartiles[1])
                 + BenchSupport.formatBytes(result.peakMemoryBytes))
         }
@@ -161,11 +165,12 @@ enum CaptureBenchmark {
         }
         let variant = arguments[0]
         let sink = RingBufferSink(capacity: 1_000)
-        // Cost attribution (BENCHMARKS.md): NETTAP_BENCH_NO_SINK=1 records but has no sink to build
-        // exchanges for; NETTAP_BENCH_CAPTURE_OFF=1 turns capture off, leaving NetTap's plumbing only.
+        // Cost attribution (BENCHMARKS.md, `--attribution`): the session with no sink records but
+        // builds no exchanges; with capture off, only NetTap's plumbing is left. The environment
+        // variables do the same for any variant.
         let environment = ProcessInfo.processInfo.environment
-        if environment["NETTAP_BENCH_NO_SINK"] == nil { NetTap.shared.addSink(sink) }
-        if environment["NETTAP_BENCH_CAPTURE_OFF"] != nil { NetTap.shared.isEnabled = false }
+        if environment["NETTAP_BENCH_NO_SINK"] == nil, variant != "session-nosink" { NetTap.shared.addSink(sink) }
+        if environment["NETTAP_BENCH_CAPTURE_OFF"] != nil || variant == "session-off" { NetTap.shared.isEnabled = false }
         let clients = (0..<concurrency).map { _ in BenchClient(variant: variant) }
         let perWorker = max(1, requests / concurrency)
         // Warm up connections and caches outside the timed part.
@@ -208,7 +213,7 @@ final class BenchClient: Sendable {
     init(variant: String) {
         let configuration = URLSessionConfiguration.ephemeral
         switch variant {
-        case "session":
+        case "session", "session-nosink", "session-off":
             tapSession = NetTapSession(configuration: configuration)
             session = nil
         case "protocol":

@@ -4,7 +4,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: nettap-bench <benchmark> [options]
-      capture [--requests N] [--concurrency N] [--rounds N] [--control] [--builtin-server] [--json FILE]
+      capture [--requests N] [--concurrency N] [--rounds N] [--control] [--attribution] [--builtin-server] [--json FILE]
       capture-cost [--iterations N] [--rounds N] [--only request|build|delivery] [--builtin-server] [--json FILE]
       export [--json FILE]
       redaction [--builtin-server] [--json FILE]
