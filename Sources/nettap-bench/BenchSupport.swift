@@ -56,6 +56,43 @@ enum BenchSupport {
         return arguments[index + 1]
     }
 
+    /// The positive integer after `name`, nil when the option is absent.
+    static func positiveInteger(_ name: String, in arguments: [String]) throws(BenchUsageError) -> Int? {
+        guard let values = try positiveIntegers(name, in: arguments) else { return nil }
+        guard values.count == 1 else { throw BenchUsageError("\(name) takes one number, not a list") }
+        return values[0]
+    }
+
+    /// The comma-separated positive integers after `name` (`--concurrency 1,8,64`), nil when the
+    /// option is absent.
+    static func positiveIntegers(_ name: String, in arguments: [String]) throws(BenchUsageError) -> [Int]? {
+        guard let index = arguments.firstIndex(of: name) else { return nil }
+        guard index + 1 < arguments.count else { throw BenchUsageError("\(name) needs a value") }
+        let text = arguments[index + 1]
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        var values: [Int] = []
+        for part in parts {
+            guard let value = Int(part), value > 0 else {
+                let whole = parts.count > 1 ? " in '\(text)'" : ""
+                throw BenchUsageError("\(name): '\(part)'\(whole) is not a positive whole number")
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// A 95 % bootstrap interval for the median of `values`: the 2.5th and 97.5th percentiles of
+    /// the medians of 2,000 resamples. The resampling is seeded, so the same rounds always give the
+    /// same interval.
+    static func medianInterval(of values: [Double]) -> [Double] {
+        guard values.count > 1 else { return [median(values), median(values)] }
+        var generator = SplitMix64(seed: 0x6E65_7474_6170)
+        let medians = (0..<2_000).map { _ in
+            median((0..<values.count).map { _ in values[Int.random(in: 0..<values.count, using: &generator)] })
+        }
+        return [quantile(0.025, of: medians), quantile(0.975, of: medians)]
+    }
+
     static func median(_ values: [Double]) -> Double {
         quantile(0.5, of: values)
     }
@@ -83,4 +120,25 @@ enum BenchSupport {
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
         return "\(model), \(cpus) cores, \(memory) GiB"
     }
+}
+
+/// A small seeded generator, so that a benchmark's resampling is repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// A malformed option: the benchmark names it and exits with status 2, like a usage error.
+struct BenchUsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

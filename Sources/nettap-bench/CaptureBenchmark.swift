@@ -20,7 +20,8 @@ import FoundationNetworking
 /// order is fair and the machine quiet: its distance from 1 is how far this run's other ratios can
 /// be off through noise alone. `--attribution` adds the session with no sink (it records, and
 /// the hub releases what it recorded without building exchanges) and with capture switched off, to
-/// split the session's cost. `--json` keeps every round's ratios, so that runs can be pooled.
+/// split the session's cost. `--concurrency 1,8,64` measures several levels of concurrency in the
+/// same rounds. `--json` keeps every round's ratios, so that runs can be pooled.
 enum CaptureBenchmark {
     static let variants = ["plain", "session", "protocol", "naive"]
 
@@ -32,83 +33,137 @@ enum CaptureBenchmark {
         var ratioToPlain: Double
         /// The first and third quartiles of those per-round ratios.
         var ratioQuartiles: [Double]
+        /// A 95 % bootstrap interval for `ratioToPlain`: where the median of as many rounds would
+        /// fall in most repeats of the run.
+        var ratioInterval: [Double]
         /// Every round's ratio, in round order, for pooling several runs.
         var roundRatios: [Double]
     }
 
+    /// One concurrency level's figures.
+    struct Level: Codable {
+        var concurrency: Int
+        /// Median over rounds of the protocol path's rate divided by the naive one's.
+        var protocolOverNaive: Double
+        var variants: [Result]
+    }
+
     static func run(arguments: [String]) async throws -> Int32 {
-        let requests = Int(BenchSupport.option("--requests", in: arguments) ?? "") ?? 2_000
-        let concurrency = Int(BenchSupport.option("--concurrency", in: arguments) ?? "") ?? 8
-        let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 20
+        let requests = try BenchSupport.positiveInteger("--requests", in: arguments) ?? 2_000
+        let levels = try BenchSupport.positiveIntegers("--concurrency", in: arguments) ?? [8]
+        let rounds = try BenchSupport.positiveInteger("--rounds", in: arguments) ?? 20
         let variants = Self.variants + (arguments.contains("--control") ? ["control"] : [])
             + (arguments.contains("--attribution") ? ["session-nosink", "session-off"] : [])
         let target = try LoopbackTarget.start(preferNginx: !arguments.contains("--builtin-server"))
         defer { target.stop() }
-        print("capture benchmark: \(requests) requests x \(rounds) rounds, concurrency \(concurrency)")
+        let levelList = levels.map(String.init).joined(separator: ", ")
+        print("capture benchmark: \(requests) requests x \(rounds) rounds, concurrency \(levelList)")
         print("server: \(target.description) at \(target.url.absoluteString)")
         print("machine: \(BenchSupport.machineDescription())")
 
-        var rates: [String: [Double]] = [:]
-        var ratios: [String: [Double]] = [:]
-        var memory: [String: Int] = [:]
+        // Every round runs every level, so that the machine's drift over the run falls on all
+        // levels alike and their figures can be set beside each other.
+        var samples = Dictionary(uniqueKeysWithValues: levels.map { ($0, LevelSamples()) })
         for round in 1...rounds {
-            var line = "  round \(round):"
-            var roundRates: [String: Double] = [:]
-            for variant in Self.roundOrder(variants, round: round) {
-                let outcome = try runWorker(variant: variant, url: target.url, requests: requests, concurrency: concurrency)
-                roundRates[variant] = outcome.rate
-                rates[variant, default: []].append(outcome.rate)
-                memory[variant] = max(memory[variant] ?? 0, outcome.peak)
-                line += " " + variant + String(format: " %.0f", outcome.rate)
+            for concurrency in levels {
+                var line = "  round \(round)" + (levels.count > 1 ? ", concurrency \(concurrency):" : ":")
+                var roundRates: [String: Double] = [:]
+                for variant in Self.roundOrder(variants, round: round) {
+                    let outcome = try runWorker(variant: variant, url: target.url, requests: requests, concurrency: concurrency)
+                    roundRates[variant] = outcome.rate
+                    samples[concurrency]?.add(variant: variant, rate: outcome.rate, peak: outcome.peak)
+                    line += " " + variant + String(format: " %.0f", outcome.rate)
+                }
+                samples[concurrency]?.endRound(roundRates, variants: variants)
+                print(line)
             }
-            let plain = roundRates["plain"] ?? 1
-            for variant in variants { ratios[variant, default: []].append((roundRates[variant] ?? 0) / plain) }
-            ratios["protocol/naive", default: []].append((roundRates["protocol"] ?? 0) / (roundRates["naive"] ?? 1))
-            print(line)
         }
-        let results = variants.map { name in
-            Result(
-                name: name, requestsPerSecond: BenchSupport.median(rates[name] ?? []), peakMemoryBytes: memory[name] ?? 0,
-                ratioToPlain: BenchSupport.median(ratios[name] ?? []),
-                ratioQuartiles: [0.25, 0.75].map { BenchSupport.quantile($0, of: ratios[name] ?? []) },
-                roundRatios: ratios[name] ?? [])
+        let results = levels.map { concurrency in
+            (samples[concurrency] ?? LevelSamples()).level(concurrency: concurrency, variants: variants)
         }
-        print("")
-        let nameWidth = max(9, (variants.map(\.count).max() ?? 0) + 1)
-        print(BenchSupport.pad("variant", nameWidth) + "   req/s   vs plain   middle half of rounds   peak memory   (medians over \(rounds) rounds)")
-        for result in results {
-            print(BenchSupport.pad(result.name, nameWidth) + String(format: " %7.0f   %7.2f      %5.2f - %5.2f      ",
-                result.requestsPerSecond, result.ratioToPlain, result.ratioQuartiles[0], result.ratioQuartiles[1])
-                + BenchSupport.formatBytes(result.peakMemoryBytes))
-        }
-        let ratio = { (name: String) in results.first { $0.name == name }?.ratioToPlain ?? 0 }
-        let protocolOverNaive = BenchSupport.median(ratios["protocol/naive"] ?? [])
-        print("")
-        print(String(format: "session/plain  %.2f (target >= 0.95)", ratio("session")))
-        print(String(format: "protocol/plain %.2f (target >= 0.80)", ratio("protocol")))
-        print(String(format: "protocol/naive %.2f (target >= 1.50)", protocolOverNaive))
-        if variants.contains("control") {
-            print(String(format: "control/plain  %.2f (the same client twice: how far noise alone moves a ratio)", ratio("control")))
+        for level in results {
+            report(level, rounds: rounds, showsLevel: levels.count > 1)
         }
 
         if let path = BenchSupport.option("--json", in: arguments) {
             struct Report: Codable {
                 var benchmark = "capture"
                 var requests: Int
-                var concurrency: Int
                 var rounds: Int
                 var server: String
                 var machine: String
+                /// The first level's figures, at the top level as in reports of one level.
+                var concurrency: Int
                 var protocolOverNaive: Double
                 var variants: [Result]
+                /// Every level's figures, in the order asked for.
+                var levels: [Level]
             }
+            let first = results[0]
             let report = Report(
-                requests: requests, concurrency: concurrency, rounds: rounds, server: target.description,
-                machine: BenchSupport.machineDescription(), protocolOverNaive: protocolOverNaive, variants: results)
+                requests: requests, rounds: rounds, server: target.description, machine: BenchSupport.machineDescription(),
+                concurrency: first.concurrency, protocolOverNaive: first.protocolOverNaive, variants: first.variants,
+                levels: results)
             try BenchSupport.writeReport(report, to: path)
             print("wrote \(path)")
         }
         return 0
+    }
+
+    /// What the rounds of one concurrency level measured.
+    private struct LevelSamples {
+        var rates: [String: [Double]] = [:]
+        var ratios: [String: [Double]] = [:]
+        var memory: [String: Int] = [:]
+
+        mutating func add(variant: String, rate: Double, peak: Int) {
+            rates[variant, default: []].append(rate)
+            memory[variant] = max(memory[variant] ?? 0, peak)
+        }
+
+        mutating func endRound(_ roundRates: [String: Double], variants: [String]) {
+            let plain = roundRates["plain"] ?? 1
+            for variant in variants { ratios[variant, default: []].append((roundRates[variant] ?? 0) / plain) }
+            ratios["protocol/naive", default: []].append((roundRates["protocol"] ?? 0) / (roundRates["naive"] ?? 1))
+        }
+
+        func level(concurrency: Int, variants: [String]) -> Level {
+            let results = variants.map { name in
+                let roundRatios = ratios[name] ?? []
+                return Result(
+                    name: name, requestsPerSecond: BenchSupport.median(rates[name] ?? []), peakMemoryBytes: memory[name] ?? 0,
+                    ratioToPlain: BenchSupport.median(roundRatios),
+                    ratioQuartiles: [0.25, 0.75].map { BenchSupport.quantile($0, of: roundRatios) },
+                    ratioInterval: BenchSupport.medianInterval(of: roundRatios),
+                    roundRatios: roundRatios)
+            }
+            return Level(
+                concurrency: concurrency, protocolOverNaive: BenchSupport.median(ratios["protocol/naive"] ?? []),
+                variants: results)
+        }
+    }
+
+    private static func report(_ level: Level, rounds: Int, showsLevel: Bool) {
+        print("")
+        if showsLevel { print("concurrency \(level.concurrency):") }
+        let nameWidth = max(9, (level.variants.map(\.name.count).max() ?? 0) + 1)
+        print(BenchSupport.pad("variant", nameWidth)
+            + "   req/s   vs plain   95 % interval   middle half of rounds   peak memory   (medians over \(rounds) rounds)")
+        for result in level.variants {
+            print(BenchSupport.pad(result.name, nameWidth)
+                + String(format: " %7.0f   %7.2f    %5.2f - %5.2f      %5.2f - %5.2f      ",
+                    result.requestsPerSecond, result.ratioToPlain, result.ratioInterval[0], result.ratioInterval[1],
+                    result.ratioQuartiles[0], result.ratioQuartiles[1])
+                + BenchSupport.formatBytes(result.peakMemoryBytes))
+        }
+        let ratio = { (name: String) in level.variants.first { $0.name == name }?.ratioToPlain ?? 0 }
+        print("")
+        print(String(format: "session/plain  %.2f (target >= 0.95)", ratio("session")))
+        print(String(format: "protocol/plain %.2f (target >= 0.80)", ratio("protocol")))
+        print(String(format: "protocol/naive %.2f (target >= 1.50)", level.protocolOverNaive))
+        if level.variants.contains(where: { $0.name == "control" }) {
+            print(String(format: "control/plain  %.2f (the same client twice: how far noise alone moves a ratio)", ratio("control")))
+        }
     }
 
     /// The order of the variants in round `round` (from 1): the naive one last, the others rotated

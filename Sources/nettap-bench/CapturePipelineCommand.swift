@@ -6,8 +6,8 @@ import NetTapCapture
 /// machine's drift blurs; this shows where NetTap's part of it goes.
 enum CapturePipelineCommand {
     static func run(arguments: [String]) async throws -> Int32 {
-        let iterations = Int(BenchSupport.option("--iterations", in: arguments) ?? "") ?? 20_000
-        let rounds = Int(BenchSupport.option("--rounds", in: arguments) ?? "") ?? 15
+        let iterations = try BenchSupport.positiveInteger("--iterations", in: arguments) ?? 20_000
+        let rounds = try BenchSupport.positiveInteger("--rounds", in: arguments) ?? 15
         var only = Set(CapturePipelineBenchmark.Phase.allCases)
         if let name = BenchSupport.option("--only", in: arguments) {
             guard let phase = CapturePipelineBenchmark.Phase(rawValue: name) else {

@@ -4,7 +4,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: nettap-bench <benchmark> [options]
-      capture [--requests N] [--concurrency N] [--rounds N] [--control] [--attribution] [--builtin-server] [--json FILE]
+      capture [--requests N] [--concurrency N[,N...]] [--rounds N] [--control] [--attribution] [--builtin-server] [--json FILE]
       capture-cost [--iterations N] [--rounds N] [--only request|build|delivery] [--builtin-server] [--json FILE]
       export [--json FILE]
       redaction [--builtin-server] [--json FILE]
@@ -34,6 +34,9 @@ func runBenchmark() async -> Int32 {
             FileHandle.standardError.write(Data("nettap-bench: unknown benchmark '\(name)'\n\(usage)\n".utf8))
             return 2
         }
+    } catch let error as BenchUsageError {
+        FileHandle.standardError.write(Data("nettap-bench \(name): error: \(error)\n\(usage)\n".utf8))
+        return 2
     } catch {
         FileHandle.standardError.write(Data("nettap-bench \(name): error: \(error)\n".utf8))
         return 1
