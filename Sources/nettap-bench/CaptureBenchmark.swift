@@ -51,6 +51,9 @@ enum CaptureBenchmark {
     static func run(arguments: [String]) async throws -> Int32 {
         let requests = try BenchSupport.positiveInteger("--requests", in: arguments) ?? 2_000
         let levels = try BenchSupport.positiveIntegers("--concurrency", in: arguments) ?? [8]
+        if let repeated = levels.first(where: { level in levels.count { $0 == level } > 1 }) {
+            throw BenchUsageError("--concurrency: \(repeated) is given more than once")
+        }
         let rounds = try BenchSupport.positiveInteger("--rounds", in: arguments) ?? 20
         let variants = Self.variants + (arguments.contains("--control") ? ["control"] : [])
             + (arguments.contains("--attribution") ? ["session-nosink", "session-off"] : [])
@@ -99,7 +102,7 @@ enum CaptureBenchmark {
                 /// Every level's figures, in the order asked for.
                 var levels: [Level]
             }
-            let first = results[0]
+            guard let first = results.first else { return 0 }
             let report = Report(
                 requests: requests, rounds: rounds, server: target.description, machine: BenchSupport.machineDescription(),
                 concurrency: first.concurrency, protocolOverNaive: first.protocolOverNaive, variants: first.variants,
