@@ -66,23 +66,23 @@ enum CaptureBenchmark {
 
         // Every round runs every level, so that the machine's drift over the run falls on all
         // levels alike and their figures can be set beside each other.
-        var samples = Dictionary(uniqueKeysWithValues: levels.map { ($0, LevelSamples()) })
+        var samples = Array(repeating: LevelSamples(), count: levels.count)
         for round in 1...rounds {
-            for concurrency in levels {
+            for (index, concurrency) in levels.enumerated() {
                 var line = "  round \(round)" + (levels.count > 1 ? ", concurrency \(concurrency):" : ":")
                 var roundRates: [String: Double] = [:]
                 for variant in Self.roundOrder(variants, round: round) {
                     let outcome = try runWorker(variant: variant, url: target.url, requests: requests, concurrency: concurrency)
                     roundRates[variant] = outcome.rate
-                    samples[concurrency]?.add(variant: variant, rate: outcome.rate, peak: outcome.peak)
+                    samples[index].add(variant: variant, rate: outcome.rate, peak: outcome.peak)
                     line += " " + variant + String(format: " %.0f", outcome.rate)
                 }
-                samples[concurrency]?.endRound(roundRates, variants: variants)
+                samples[index].endRound(roundRates, variants: variants)
                 print(line)
             }
         }
-        let results = levels.map { concurrency in
-            (samples[concurrency] ?? LevelSamples()).level(concurrency: concurrency, variants: variants)
+        let results = zip(levels, samples).map { concurrency, measured in
+            measured.level(concurrency: concurrency, variants: variants)
         }
         for level in results {
             report(level, rounds: rounds, showsLevel: levels.count > 1)
