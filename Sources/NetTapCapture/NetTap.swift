@@ -37,6 +37,12 @@ public final class NetTap: Sendable {
         hub = CaptureHub(pendingLimit: configuration.pendingLimit)
     }
 
+    /// For tests: a hub that paces its batches with `pacing` (a fake clock and yield).
+    init(configuration: Configuration = Configuration(), pacing: @escaping @Sendable () -> HubPacing) {
+        state = Protected(CaptureSettings(configuration))
+        hub = CaptureHub(pendingLimit: configuration.pendingLimit, pacing: pacing)
+    }
+
     /// The current configuration. Setting it applies to requests that start afterwards.
     public var configuration: Configuration {
         get { state.current.configuration }

@@ -33,8 +33,12 @@ final class CaptureHub: @unchecked Sendable {
         var dropped = 0
     }
 
-    init(pendingLimit: Int) {
+    /// Makes the pacing of one batch: how often the hub hands its CPU back (`HubPacing`).
+    private let pacing: @Sendable () -> HubPacing
+
+    init(pendingLimit: Int, pacing: @escaping @Sendable () -> HubPacing = { HubPacing() }) {
         backlog = Protected(Backlog(items: DropOldestBuffer(limit: pendingLimit)))
+        self.pacing = pacing
     }
 
     func add(_ sink: CaptureSink) {
@@ -104,6 +108,7 @@ final class CaptureHub: @unchecked Sendable {
             finished.reserveCapacity(items.count)
             // Popped from the end, so reversed first: each item leaves the array as it is taken.
             items.reverse()
+            var batchPacing = pacing()
             while let item = items.popLast() {
                 switch consume item {
                 case .started(let start, let settings):
@@ -115,6 +120,7 @@ final class CaptureHub: @unchecked Sendable {
                     RulesRuntime.shared.recorder.append(exchange, to: capture.recordTargets)
                     if anyWantsStarts { events.append(.finished(exchange)) }
                     finished.append(.finished(consume exchange))
+                    batchPacing.checkpoint()
                 }
             }
             // The last sink that wants each list takes it over; sinks before it get copies.
