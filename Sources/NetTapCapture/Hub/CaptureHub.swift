@@ -12,7 +12,8 @@ import NetTapCore
 /// The hub wakes up at most once per `coalescingDelay` and then processes everything that arrived
 /// meanwhile, handing each sink one batch. Waking a queue costs a thread switch; once per exchange,
 /// that was a large share of what capture cost a busy app (BENCHMARKS.md). A live inspector sees an
-/// exchange at most that much later; `drain()` processes at once.
+/// exchange at most that much later; `drain()` processes at once. While it builds a batch it hands
+/// its core back every few exchanges (`HubPacing`), so that the burst does not hold up URLSession.
 final class CaptureHub: @unchecked Sendable {
     static let coalescingDelay: DispatchTimeInterval = .milliseconds(25)
 
