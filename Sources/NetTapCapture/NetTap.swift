@@ -32,12 +32,11 @@ public final class NetTap: Sendable {
     private let state: Protected<CaptureSettings>
     let hub: CaptureHub
 
-    public init(configuration: Configuration = Configuration()) {
-        state = Protected(CaptureSettings(configuration))
-        hub = CaptureHub(pendingLimit: configuration.pendingLimit)
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, pacing: { HubPacing() })
     }
 
-    /// For tests: a hub that paces its batches with `pacing` (a fake clock and yield).
+    /// - Parameter pacing: how the hub paces its batches; tests pass one whose yields they count.
     init(configuration: Configuration = Configuration(), pacing: @escaping @Sendable () -> HubPacing) {
         state = Protected(CaptureSettings(configuration))
         hub = CaptureHub(pendingLimit: configuration.pendingLimit, pacing: pacing)

@@ -37,7 +37,7 @@ final class CaptureHub: @unchecked Sendable {
     /// Makes the pacing of one batch: how often the hub hands its CPU back (`HubPacing`).
     private let pacing: @Sendable () -> HubPacing
 
-    init(pendingLimit: Int, pacing: @escaping @Sendable () -> HubPacing = { HubPacing() }) {
+    init(pendingLimit: Int, pacing: @escaping @Sendable () -> HubPacing) {
         backlog = Protected(Backlog(items: DropOldestBuffer(limit: pendingLimit)))
         self.pacing = pacing
     }

@@ -8,8 +8,8 @@ import Musl
 enum PlatformScheduler {
     #if os(Linux)
     /// Linux: a nice value (libdispatch's mapping of `.utility`) changes a thread's share of the
-    /// CPU, not whether a thread that wakes can take the CPU from it at once; yielding does that
-    /// (docs/linux-foundation-notes.md, fact 25).
+    /// CPU; it did not keep the hub's bursts from holding up URLSession's threads in the capture
+    /// benchmark, and yielding helped (docs/linux-foundation-notes.md, fact 25).
     static let yieldsDuringBatches = true
 
     static func yieldProcessor() {
