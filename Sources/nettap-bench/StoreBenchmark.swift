@@ -26,25 +26,15 @@ enum StoreBenchmark {
         var only: String?
     }
 
+    static let usage = "usage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent|writer]"
+
     static func run(_ arguments: [String]) -> Int32 {
-        var options = Options()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
-            switch (argument, value) {
-            case ("--json", let value?): options.jsonPath = value
-            case ("--count", let value?) where Int(value).map({ $0 > 0 }) == true: options.count = Int(value) ?? 0
-            case ("--query-rows", let value?) where Int(value).map({ $0 >= 0 }) == true: options.queryRows = Int(value) ?? 0
-            case ("--rounds", let value?) where Int(value).map({ $0 > 0 }) == true: options.rounds = Int(value) ?? 1
-            case ("--keep", let value?): options.keepDirectory = value
-            case ("--only", let value?) where ["sink", "baseline", "lent", "writer"].contains(value): options.only = value
-            default:
-                FileHandle.standardError.write(Data(
-                    "nettap-bench store: bad argument \"\(argument)\"\nusage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent|writer]\n".utf8))
-                return 2
-            }
-            index += 2
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("nettap-bench store: \(error)\n\(usage)\n".utf8))
+            return 2
         }
         do {
             let results = try measure(options)
@@ -58,6 +48,41 @@ enum StoreBenchmark {
             FileHandle.standardError.write(Data("nettap-bench store: \(error)\n".utf8))
             return 1
         }
+    }
+
+    /// Reads the options; an error names the argument and what is wrong with it.
+    static func parse(_ arguments: [String]) throws(BenchUsageError) -> Options {
+        var options = Options()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let known = ["--json", "--count", "--query-rows", "--rounds", "--keep", "--only"]
+            guard known.contains(argument) else { throw BenchUsageError("unknown argument '\(argument)'") }
+            guard index + 1 < arguments.count else { throw BenchUsageError("\(argument) needs a value") }
+            let value = arguments[index + 1]
+            func wholeNumber(atLeast minimum: Int) throws(BenchUsageError) -> Int {
+                guard let number = Int(value), number >= minimum else {
+                    let kind = minimum > 0 ? "a positive whole number" : "a whole number, 0 or more"
+                    throw BenchUsageError("\(argument): '\(value)' is not \(kind)")
+                }
+                return number
+            }
+            switch argument {
+            case "--json": options.jsonPath = value
+            case "--count": options.count = try wholeNumber(atLeast: 1)
+            case "--query-rows": options.queryRows = try wholeNumber(atLeast: 0)
+            case "--rounds": options.rounds = try wholeNumber(atLeast: 1)
+            case "--keep": options.keepDirectory = value
+            default:
+                let sides = ["sink", "baseline", "lent", "writer"]
+                guard sides.contains(value) else {
+                    throw BenchUsageError("--only: '\(value)' is not one of \(sides.joined(separator: ", "))")
+                }
+                options.only = value
+            }
+            index += 2
+        }
+        return options
     }
 
     private static func measure(_ options: Options) throws -> [String: Any] {
