@@ -56,29 +56,34 @@ enum StoreBenchmark {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            let known = ["--json", "--count", "--query-rows", "--rounds", "--keep", "--only"]
-            guard known.contains(argument) else { throw BenchUsageError("unknown argument '\(argument)'") }
-            guard index + 1 < arguments.count else { throw BenchUsageError("\(argument) needs a value") }
-            let value = arguments[index + 1]
+            let given = index + 1 < arguments.count ? arguments[index + 1] : nil
+            func value() throws(BenchUsageError) -> String {
+                guard let given else { throw BenchUsageError("\(argument) needs a value") }
+                return given
+            }
             func wholeNumber(atLeast minimum: Int) throws(BenchUsageError) -> Int {
-                guard let number = Int(value), number >= minimum else {
+                let text = try value()
+                guard let number = Int(text), number >= minimum else {
                     let kind = minimum > 0 ? "a positive whole number" : "a whole number, 0 or more"
-                    throw BenchUsageError("\(argument): '\(value)' is not \(kind)")
+                    throw BenchUsageError("\(argument): '\(text)' is not \(kind)")
                 }
                 return number
             }
             switch argument {
-            case "--json": options.jsonPath = value
+            case "--json": options.jsonPath = try value()
             case "--count": options.count = try wholeNumber(atLeast: 1)
             case "--query-rows": options.queryRows = try wholeNumber(atLeast: 0)
             case "--rounds": options.rounds = try wholeNumber(atLeast: 1)
-            case "--keep": options.keepDirectory = value
-            default:
+            case "--keep": options.keepDirectory = try value()
+            case "--only":
                 let sides = ["sink", "baseline", "lent", "writer"]
-                guard sides.contains(value) else {
-                    throw BenchUsageError("--only: '\(value)' is not one of \(sides.joined(separator: ", "))")
+                let side = try value()
+                guard sides.contains(side) else {
+                    throw BenchUsageError("--only: '\(side)' is not one of \(sides.joined(separator: ", "))")
                 }
-                options.only = value
+                options.only = side
+            default:
+                throw BenchUsageError("unknown argument '\(argument)'")
             }
             index += 2
         }
