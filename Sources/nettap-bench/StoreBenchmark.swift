@@ -26,7 +26,10 @@ enum StoreBenchmark {
         var only: String?
     }
 
-    static let usage = "usage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only sink|baseline|lent|writer]"
+    /// What `--only` can measure alone.
+    static let sides = ["sink", "baseline", "lent", "writer"]
+
+    static let usage = "usage: nettap-bench store [--json FILE] [--count N] [--query-rows N] [--rounds N] [--keep DIR] [--only \(sides.joined(separator: "|"))]"
 
     static func run(_ arguments: [String]) -> Int32 {
         let options: Options
@@ -76,7 +79,6 @@ enum StoreBenchmark {
             case "--rounds": options.rounds = try wholeNumber(atLeast: 1)
             case "--keep": options.keepDirectory = try value()
             case "--only":
-                let sides = ["sink", "baseline", "lent", "writer"]
                 let side = try value()
                 guard sides.contains(side) else {
                     throw BenchUsageError("--only: '\(side)' is not one of \(sides.joined(separator: ", "))")
